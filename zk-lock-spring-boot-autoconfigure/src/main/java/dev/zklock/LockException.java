@@ -1,0 +1,28 @@
+package dev.zklock;
+
+/**
+ * Root of every exception zk-lock throws: a lock could not be acquired, held or
+ * released as asked.
+ */
+public class LockException extends RuntimeException {
+
+	private static final long serialVersionUID = 1L;
+
+	/**
+	 * Create a new instance.
+	 * @param message the detail message
+	 */
+	public LockException(String message) {
+		super(message);
+	}
+
+	/**
+	 * Create a new instance.
+	 * @param message the detail message
+	 * @param cause the cause
+	 */
+	public LockException(String message, Throwable cause) {
+		super(message, cause);
+	}
+
+}

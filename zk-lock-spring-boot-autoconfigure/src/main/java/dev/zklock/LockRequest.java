@@ -1,0 +1,144 @@
+package dev.zklock;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+import dev.zklock.annotation.LockMode;
+
+/**
+ * What to lock: a static name, zero or more keys, a mode, a number of permits and
+ * an optional timeout. Several keys are locked together, all or nothing. No keys
+ * means one lock for the whole name. Instances are immutable.
+ *
+ * @param name the static lock name, used in paths and metrics
+ * @param keys the keys to lock together; empty for one lock per name
+ * @param mode how the lock is shared
+ * @param permits the number of holders allowed in {@link LockMode#SEMAPHORE} mode
+ * @param timeout the longest wait, {@link Duration#ZERO} to try once, or
+ * {@code null} for the configured default
+ */
+public record LockRequest(String name, List<String> keys, LockMode mode, int permits, Duration timeout) {
+
+	/**
+	 * Validate and copy the components.
+	 */
+	public LockRequest {
+		if (name == null || name.isBlank()) {
+			throw new IllegalArgumentException("Lock name must not be blank");
+		}
+		Objects.requireNonNull(keys, "keys must not be null");
+		for (String key : keys) {
+			if (key == null || key.isBlank()) {
+				throw new LockKeyException("Lock '" + name + "' was given a null or blank key");
+			}
+		}
+		keys = List.copyOf(keys);
+		Objects.requireNonNull(mode, "mode must not be null");
+		if (permits < 1) {
+			throw new IllegalArgumentException("Lock '" + name + "' needs at least one permit, got " + permits);
+		}
+		if (timeout != null && timeout.isNegative()) {
+			throw new IllegalArgumentException("Lock '" + name + "' timeout must not be negative, got " + timeout);
+		}
+	}
+
+	/**
+	 * Start building a request for the given lock name.
+	 * @param name the static lock name
+	 * @return a builder with mode {@link LockMode#MUTEX}, one permit and the
+	 * default timeout
+	 */
+	public static Builder named(String name) {
+		return new Builder(name);
+	}
+
+	/**
+	 * Copy of this request with the given timeout.
+	 * @param timeout the timeout
+	 * @return a new request
+	 */
+	public LockRequest withTimeout(Duration timeout) {
+		return new LockRequest(this.name, this.keys, this.mode, this.permits, timeout);
+	}
+
+	/**
+	 * Builds a {@link LockRequest}.
+	 */
+	public static final class Builder {
+
+		private final String name;
+
+		private List<String> keys = List.of();
+
+		private LockMode mode = LockMode.MUTEX;
+
+		private int permits = 1;
+
+		private Duration timeout;
+
+		private Builder(String name) {
+			this.name = name;
+		}
+
+		/**
+		 * Lock the given keys together.
+		 * @param keys the keys
+		 * @return this builder
+		 */
+		public Builder keys(String... keys) {
+			this.keys = List.of(keys);
+			return this;
+		}
+
+		/**
+		 * Lock the given keys together.
+		 * @param keys the keys
+		 * @return this builder
+		 */
+		public Builder keys(List<String> keys) {
+			this.keys = keys;
+			return this;
+		}
+
+		/**
+		 * Set the mode.
+		 * @param mode the mode
+		 * @return this builder
+		 */
+		public Builder mode(LockMode mode) {
+			this.mode = mode;
+			return this;
+		}
+
+		/**
+		 * Set the number of permits for {@link LockMode#SEMAPHORE}.
+		 * @param permits the number of permits
+		 * @return this builder
+		 */
+		public Builder permits(int permits) {
+			this.permits = permits;
+			return this;
+		}
+
+		/**
+		 * Set the longest wait; {@link Duration#ZERO} tries once.
+		 * @param timeout the timeout
+		 * @return this builder
+		 */
+		public Builder timeout(Duration timeout) {
+			this.timeout = timeout;
+			return this;
+		}
+
+		/**
+		 * Build the request.
+		 * @return the request
+		 */
+		public LockRequest build() {
+			return new LockRequest(this.name, this.keys, this.mode, this.permits, this.timeout);
+		}
+
+	}
+
+}

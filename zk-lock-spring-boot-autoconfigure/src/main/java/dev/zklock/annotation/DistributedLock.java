@@ -1,0 +1,73 @@
+package dev.zklock.annotation;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Inherited;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Runs the annotated method while holding a ZooKeeper lock, so that only one
+ * holder in the whole cluster (or {@link #permits()} of them) runs it for the same
+ * key at a time. On a type, it covers every public method of that type.
+ */
+@Target({ ElementType.METHOD, ElementType.TYPE })
+@Retention(RetentionPolicy.RUNTIME)
+@Inherited
+@Documented
+public @interface DistributedLock {
+
+	/**
+	 * SpEL expression for the lock key, evaluated against the method's arguments
+	 * ({@code #order.id}, {@code #p0}, {@code #a0}), {@code #root.method},
+	 * {@code #root.args}, {@code #root.target} and bean references ({@code @bean}).
+	 * A Collection or array result locks all its elements together. Empty means one
+	 * lock for the method.
+	 * @return the key expression
+	 */
+	String key() default "";
+
+	/**
+	 * Static lock name; defaults to {@code SimpleClassName.methodName}. Metrics are
+	 * tagged with the name, never with the key.
+	 * @return the lock name
+	 */
+	String name() default "";
+
+	/**
+	 * How the lock is shared.
+	 * @return the lock mode
+	 */
+	LockMode mode() default LockMode.MUTEX;
+
+	/**
+	 * Number of concurrent holders allowed in {@link LockMode#SEMAPHORE} mode.
+	 * @return the number of permits
+	 */
+	int permits() default 1;
+
+	/**
+	 * Longest wait for the lock: {@code "5s"}, {@code "250ms"}, {@code "PT1M"} or a
+	 * {@code ${placeholder}} resolving to one. Empty means
+	 * {@code zk-lock.default-timeout}; {@code "0"} means try once without waiting.
+	 * @return the timeout
+	 */
+	String timeout() default "";
+
+	/**
+	 * What to do when the lock is not acquired in time and no
+	 * {@link #fallbackMethod()} is given.
+	 * @return the timeout action
+	 */
+	OnTimeout onTimeout() default OnTimeout.THROW;
+
+	/**
+	 * Name of a method of the same bean, with the same parameters and optionally a
+	 * trailing {@link dev.zklock.LockException}, that is called instead when the lock
+	 * is not acquired.
+	 * @return the fallback method name
+	 */
+	String fallbackMethod() default "";
+
+}

@@ -1,0 +1,404 @@
+package dev.zklock.autoconfigure;
+
+import java.time.Duration;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.core.Ordered;
+
+/**
+ * Configuration properties for zk-lock.
+ */
+@ConfigurationProperties("zk-lock")
+public class ZkLockProperties {
+
+	/**
+	 * Default order of the lock advisor: ahead of the transaction interceptor, so
+	 * that a lock is released only after the transaction has committed.
+	 */
+	public static final int DEFAULT_ASPECT_ORDER = Ordered.LOWEST_PRECEDENCE - 100;
+
+	/**
+	 * ZooKeeper connection string, a comma-separated list of host:port pairs.
+	 */
+	private String connectString = "localhost:2181";
+
+	/**
+	 * Namespace (chroot) that every path the client uses is relative to.
+	 */
+	private String namespace;
+
+	/**
+	 * Session timeout asked of the server, which clamps it to 2 to 20 times its
+	 * tick time.
+	 */
+	private Duration sessionTimeout = Duration.ofSeconds(60);
+
+	/**
+	 * Connection timeout.
+	 */
+	private Duration connectionTimeout = Duration.ofSeconds(15);
+
+	/**
+	 * Path under which every lock node lives.
+	 */
+	private String basePath = "/locks";
+
+	/**
+	 * Longest wait for a lock whose annotation or request gives no timeout.
+	 */
+	private Duration defaultTimeout = Duration.ofSeconds(10);
+
+	/**
+	 * Order of the lock advisor. The default runs it before the transaction
+	 * interceptor, so that locks are released after commit.
+	 */
+	private int aspectOrder = DEFAULT_ASPECT_ORDER;
+
+	private final Retry retry = new Retry();
+
+	private final Startup startup = new Startup();
+
+	private final Auth auth = new Auth();
+
+	private final Tls tls = new Tls();
+
+	private final Embedded embedded = new Embedded();
+
+	public String getConnectString() {
+		return this.connectString;
+	}
+
+	public void setConnectString(String connectString) {
+		this.connectString = connectString;
+	}
+
+	public String getNamespace() {
+		return this.namespace;
+	}
+
+	public void setNamespace(String namespace) {
+		this.namespace = namespace;
+	}
+
+	public Duration getSessionTimeout() {
+		return this.sessionTimeout;
+	}
+
+	public void setSessionTimeout(Duration sessionTimeout) {
+		this.sessionTimeout = sessionTimeout;
+	}
+
+	public Duration getConnectionTimeout() {
+		return this.connectionTimeout;
+	}
+
+	public void setConnectionTimeout(Duration connectionTimeout) {
+		this.connectionTimeout = connectionTimeout;
+	}
+
+	public String getBasePath() {
+		return this.basePath;
+	}
+
+	public void setBasePath(String basePath) {
+		this.basePath = basePath;
+	}
+
+	public Duration getDefaultTimeout() {
+		return this.defaultTimeout;
+	}
+
+	public void setDefaultTimeout(Duration defaultTimeout) {
+		this.defaultTimeout = defaultTimeout;
+	}
+
+	public int getAspectOrder() {
+		return this.aspectOrder;
+	}
+
+	public void setAspectOrder(int aspectOrder) {
+		this.aspectOrder = aspectOrder;
+	}
+
+	public Retry getRetry() {
+		return this.retry;
+	}
+
+	public Startup getStartup() {
+		return this.startup;
+	}
+
+	public Auth getAuth() {
+		return this.auth;
+	}
+
+	public Tls getTls() {
+		return this.tls;
+	}
+
+	public Embedded getEmbedded() {
+		return this.embedded;
+	}
+
+	/**
+	 * Exponential backoff between connection retries.
+	 */
+	public static class Retry {
+
+		/**
+		 * Initial sleep between retries.
+		 */
+		private Duration baseSleep = Duration.ofMillis(100);
+
+		/**
+		 * Longest sleep between retries.
+		 */
+		private Duration maxSleep = Duration.ofSeconds(5);
+
+		/**
+		 * Maximum number of retries of one operation.
+		 */
+		private int maxRetries = 10;
+
+		public Duration getBaseSleep() {
+			return this.baseSleep;
+		}
+
+		public void setBaseSleep(Duration baseSleep) {
+			this.baseSleep = baseSleep;
+		}
+
+		public Duration getMaxSleep() {
+			return this.maxSleep;
+		}
+
+		public void setMaxSleep(Duration maxSleep) {
+			this.maxSleep = maxSleep;
+		}
+
+		public int getMaxRetries() {
+			return this.maxRetries;
+		}
+
+		public void setMaxRetries(int maxRetries) {
+			this.maxRetries = maxRetries;
+		}
+
+	}
+
+	/**
+	 * What happens while the client first connects.
+	 */
+	public static class Startup {
+
+		/**
+		 * How long startup blocks until the client is connected.
+		 */
+		private Duration wait = Duration.ofSeconds(10);
+
+		/**
+		 * Whether startup fails when the client is not connected within the wait.
+		 * When false, the application starts and the client keeps retrying.
+		 */
+		private boolean failFast = true;
+
+		public Duration getWait() {
+			return this.wait;
+		}
+
+		public void setWait(Duration wait) {
+			this.wait = wait;
+		}
+
+		public boolean isFailFast() {
+			return this.failFast;
+		}
+
+		public void setFailFast(boolean failFast) {
+			this.failFast = failFast;
+		}
+
+	}
+
+	/**
+	 * Authentication. When set, every node zk-lock creates gets a CREATOR_ALL ACL.
+	 */
+	public static class Auth {
+
+		/**
+		 * Authentication scheme, such as "digest".
+		 */
+		private String scheme;
+
+		/**
+		 * Credentials for the scheme, such as "user:password" for digest.
+		 */
+		private String credentials;
+
+		public String getScheme() {
+			return this.scheme;
+		}
+
+		public void setScheme(String scheme) {
+			this.scheme = scheme;
+		}
+
+		public String getCredentials() {
+			return this.credentials;
+		}
+
+		public void setCredentials(String credentials) {
+			this.credentials = credentials;
+		}
+
+	}
+
+	/**
+	 * TLS for the client connection.
+	 */
+	public static class Tls {
+
+		/**
+		 * Whether to connect to ZooKeeper's secure client port over TLS.
+		 */
+		private boolean enabled;
+
+		/**
+		 * Path of the key store file holding the client certificate.
+		 */
+		private String keyStore;
+
+		/**
+		 * Password of the key store.
+		 */
+		private String keyStorePassword;
+
+		/**
+		 * Type of the key store, such as PKCS12 or JKS. Detected from the file name
+		 * when not set.
+		 */
+		private String keyStoreType;
+
+		/**
+		 * Path of the trust store file that verifies the server certificate.
+		 */
+		private String trustStore;
+
+		/**
+		 * Password of the trust store.
+		 */
+		private String trustStorePassword;
+
+		/**
+		 * Type of the trust store, such as PKCS12 or JKS. Detected from the file
+		 * name when not set.
+		 */
+		private String trustStoreType;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public String getKeyStore() {
+			return this.keyStore;
+		}
+
+		public void setKeyStore(String keyStore) {
+			this.keyStore = keyStore;
+		}
+
+		public String getKeyStorePassword() {
+			return this.keyStorePassword;
+		}
+
+		public void setKeyStorePassword(String keyStorePassword) {
+			this.keyStorePassword = keyStorePassword;
+		}
+
+		public String getKeyStoreType() {
+			return this.keyStoreType;
+		}
+
+		public void setKeyStoreType(String keyStoreType) {
+			this.keyStoreType = keyStoreType;
+		}
+
+		public String getTrustStore() {
+			return this.trustStore;
+		}
+
+		public void setTrustStore(String trustStore) {
+			this.trustStore = trustStore;
+		}
+
+		public String getTrustStorePassword() {
+			return this.trustStorePassword;
+		}
+
+		public void setTrustStorePassword(String trustStorePassword) {
+			this.trustStorePassword = trustStorePassword;
+		}
+
+		public String getTrustStoreType() {
+			return this.trustStoreType;
+		}
+
+		public void setTrustStoreType(String trustStoreType) {
+			this.trustStoreType = trustStoreType;
+		}
+
+	}
+
+	/**
+	 * An in-process ZooKeeper server, for development only.
+	 */
+	public static class Embedded {
+
+		/**
+		 * Whether to start an in-process ZooKeeper server before the client and
+		 * connect to it. For development only.
+		 */
+		private boolean enabled;
+
+		/**
+		 * Client port of the embedded server; 0 picks a free port.
+		 */
+		private int port;
+
+		/**
+		 * Data directory of the embedded server. By default a temporary directory
+		 * that is removed on shutdown.
+		 */
+		private String dataDir;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public int getPort() {
+			return this.port;
+		}
+
+		public void setPort(int port) {
+			this.port = port;
+		}
+
+		public String getDataDir() {
+			return this.dataDir;
+		}
+
+		public void setDataDir(String dataDir) {
+			this.dataDir = dataDir;
+		}
+
+	}
+
+}
