@@ -2,14 +2,16 @@ package dev.zklock.autoconfigure;
 
 import java.time.Duration;
 
+import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.core.Ordered;
 
 /**
- * Configuration properties for zk-lock.
+ * Configuration properties for zk-lock. Validated once bound: a value zk-lock cannot
+ * use fails startup with an {@link InvalidZkLockPropertyException}.
  */
 @ConfigurationProperties("zk-lock")
-public class ZkLockProperties {
+public class ZkLockProperties implements InitializingBean {
 
 	/**
 	 * Default order of the lock advisor: ahead of the transaction interceptor, so
@@ -138,6 +140,11 @@ public class ZkLockProperties {
 
 	public Embedded getEmbedded() {
 		return this.embedded;
+	}
+
+	@Override
+	public void afterPropertiesSet() {
+		ZkLockPropertiesValidator.validate(this);
 	}
 
 	/**
