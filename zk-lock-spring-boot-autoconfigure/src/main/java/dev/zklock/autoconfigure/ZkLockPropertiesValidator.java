@@ -26,7 +26,7 @@ final class ZkLockPropertiesValidator {
 	static void validate(ZkLockProperties properties) {
 		validateConnectString(properties.getConnectString());
 		validateNamespace(properties.getNamespace());
-		requireMillis("session-timeout", properties.getSessionTimeout(), "60s");
+		requireMillis("session-timeout", properties.getSessionTimeout(), "40s");
 		requireMillis("connection-timeout", properties.getConnectionTimeout(), "15s");
 		validateRetry(properties.getRetry());
 		requirePositive("startup.wait", properties.getStartup().getWait(), "10s");
