@@ -12,7 +12,10 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
- * Auto-configuration} for the Curator client that zk-lock uses.
+ * Auto-configuration} for the Curator client that zk-lock uses. The client is started
+ * when created, awaited as {@code zk-lock.startup.*} says, and closed on shutdown. A
+ * {@link CuratorFramework} bean of your own replaces it: zk-lock then neither starts,
+ * awaits nor closes that client.
  */
 @AutoConfiguration
 @ConditionalOnClass(CuratorFramework.class)
