@@ -2,14 +2,16 @@ package dev.zklock.autoconfigure;
 
 import java.time.Duration;
 
+import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.core.Ordered;
 
 /**
- * Configuration properties for zk-lock.
+ * Configuration properties for zk-lock. Validated once bound: a value zk-lock cannot
+ * use fails startup with an {@link InvalidZkLockPropertyException}.
  */
 @ConfigurationProperties("zk-lock")
-public class ZkLockProperties {
+public class ZkLockProperties implements InitializingBean {
 
 	/**
 	 * Default order of the lock advisor: ahead of the transaction interceptor, so
@@ -18,7 +20,8 @@ public class ZkLockProperties {
 	public static final int DEFAULT_ASPECT_ORDER = Ordered.LOWEST_PRECEDENCE - 100;
 
 	/**
-	 * ZooKeeper connection string, a comma-separated list of host:port pairs.
+	 * ZooKeeper connection string, a comma-separated list of host:port pairs. Not used
+	 * when the embedded server or a service connection provides the connection.
 	 */
 	private String connectString = "localhost:2181";
 
@@ -29,22 +32,26 @@ public class ZkLockProperties {
 
 	/**
 	 * Session timeout asked of the server, which clamps it to 2 to 20 times its
-	 * tick time.
+	 * tick time. The default is the largest a server with the default tick time (2s)
+	 * grants.
 	 */
-	private Duration sessionTimeout = Duration.ofSeconds(60);
+	private Duration sessionTimeout = Duration.ofSeconds(40);
 
 	/**
-	 * Connection timeout.
+	 * How long an operation waits for a connection before it fails with a connection
+	 * loss.
 	 */
 	private Duration connectionTimeout = Duration.ofSeconds(15);
 
 	/**
-	 * Path under which every lock node lives.
+	 * Path under which every lock node lives, relative to the namespace. Starts with
+	 * '/'.
 	 */
 	private String basePath = "/locks";
 
 	/**
-	 * Longest wait for a lock whose annotation or request gives no timeout.
+	 * Longest wait for a lock whose annotation or request gives no timeout. 0 tries
+	 * once without waiting.
 	 */
 	private Duration defaultTimeout = Duration.ofSeconds(10);
 
@@ -140,6 +147,11 @@ public class ZkLockProperties {
 		return this.embedded;
 	}
 
+	@Override
+	public void afterPropertiesSet() {
+		ZkLockPropertiesValidator.validate(this);
+	}
+
 	/**
 	 * Exponential backoff between connection retries.
 	 */
@@ -156,7 +168,7 @@ public class ZkLockProperties {
 		private Duration maxSleep = Duration.ofSeconds(5);
 
 		/**
-		 * Maximum number of retries of one operation.
+		 * Maximum number of retries of one operation, from 0 to 29.
 		 */
 		private int maxRetries = 10;
 
@@ -231,7 +243,7 @@ public class ZkLockProperties {
 		private String scheme;
 
 		/**
-		 * Credentials for the scheme, such as "user:password" for digest.
+		 * Credentials for the scheme, such as "user:password" for digest. Never logged.
 		 */
 		private String credentials;
 

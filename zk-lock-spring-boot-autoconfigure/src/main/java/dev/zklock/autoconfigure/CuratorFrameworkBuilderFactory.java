@@ -1,0 +1,40 @@
+package dev.zklock.autoconfigure;
+
+import java.nio.charset.StandardCharsets;
+
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+
+import org.springframework.util.StringUtils;
+
+/**
+ * Creates a {@link CuratorFrameworkFactory.Builder} from {@link ZkLockProperties}.
+ */
+final class CuratorFrameworkBuilderFactory {
+
+	private CuratorFrameworkBuilderFactory() {
+	}
+
+	static CuratorFrameworkFactory.Builder create(String connectString, ZkLockProperties properties) {
+		ZkLockProperties.Retry retry = properties.getRetry();
+		CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
+			.connectString(connectString)
+			.sessionTimeoutMs((int) properties.getSessionTimeout().toMillis())
+			.connectionTimeoutMs((int) properties.getConnectionTimeout().toMillis())
+			.retryPolicy(new ExponentialBackoffRetry((int) retry.getBaseSleep().toMillis(), retry.getMaxRetries(),
+					(int) retry.getMaxSleep().toMillis()));
+		if (StringUtils.hasText(properties.getNamespace())) {
+			builder.namespace(properties.getNamespace());
+		}
+		ZkLockProperties.Auth auth = properties.getAuth();
+		if (StringUtils.hasText(auth.getScheme())) {
+			builder.authorization(auth.getScheme(), auth.getCredentials().getBytes(StandardCharsets.UTF_8))
+				.aclProvider(new CreatorAllAclProvider());
+		}
+		if (properties.getTls().isEnabled()) {
+			builder.zkClientConfig(ZooKeeperTlsClientConfig.create(properties.getTls()));
+		}
+		return builder;
+	}
+
+}

@@ -1,0 +1,98 @@
+package dev.zklock.autoconfigure;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.framework.state.ConnectionStateListener;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Starts the auto-configured client and waits up to {@code zk-lock.startup.wait} for
+ * its first connection: fails startup, or warns and lets the client retry in the
+ * background, as {@code zk-lock.startup.fail-fast} says. Logs the negotiated session
+ * timeout once connected.
+ */
+final class CuratorStartup {
+
+	private static final Logger logger = LoggerFactory.getLogger(CuratorStartup.class);
+
+	private final String connectString;
+
+	private final ZkLockProperties properties;
+
+	CuratorStartup(String connectString, ZkLockProperties properties) {
+		this.connectString = connectString;
+		this.properties = properties;
+	}
+
+	void start(CuratorFramework client) {
+		FirstConnectionReporter reporter = new FirstConnectionReporter();
+		client.getConnectionStateListenable().addListener(reporter);
+		client.start();
+		Duration wait = this.properties.getStartup().getWait();
+		if (awaitConnection(client, wait)) {
+			reporter.report(client);
+			return;
+		}
+		if (this.properties.getStartup().isFailFast()) {
+			client.close();
+			throw new ZooKeeperNotConnectedException(this.connectString, wait, this.properties.getTls().isEnabled(),
+					this.properties.getAuth().getScheme());
+		}
+		logger.warn("zk-lock: not connected to ZooKeeper at {} within {} (zk-lock.startup.wait); starting anyway "
+				+ "because zk-lock.startup.fail-fast=false. The client keeps retrying in the background and locks "
+				+ "fail until it connects.", this.connectString, ZkLockPropertiesValidator.format(wait));
+	}
+
+	private boolean awaitConnection(CuratorFramework client, Duration wait) {
+		try {
+			return client.blockUntilConnected((int) Math.min(wait.toMillis(), Integer.MAX_VALUE),
+					TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			client.close();
+			throw new IllegalStateException("zk-lock: interrupted while waiting for ZooKeeper at " + this.connectString,
+					ex);
+		}
+	}
+
+	/**
+	 * Logs the first connection once, from the startup thread or, when the client
+	 * connects later, from Curator's event thread.
+	 */
+	private final class FirstConnectionReporter implements ConnectionStateListener {
+
+		private final AtomicBoolean reported = new AtomicBoolean();
+
+		@Override
+		public void stateChanged(CuratorFramework client, ConnectionState newState) {
+			if (newState == ConnectionState.CONNECTED) {
+				report(client);
+			}
+		}
+
+		void report(CuratorFramework client) {
+			if (!this.reported.compareAndSet(false, true)) {
+				return;
+			}
+			client.getConnectionStateListenable().removeListener(this);
+			int requested = (int) CuratorStartup.this.properties.getSessionTimeout().toMillis();
+			int negotiated = client.getZookeeperClient().getLastNegotiatedSessionTimeoutMs();
+			logger.info("zk-lock: connected to ZooKeeper at {} (session timeout {}ms)", CuratorStartup.this.connectString,
+					negotiated);
+			if (negotiated != requested) {
+				logger.warn("zk-lock: ZooKeeper at {} negotiated a session timeout of {}ms instead of the {}ms asked "
+						+ "by zk-lock.session-timeout: the server clamps it to 2 to 20 times its tickTime (or to its "
+						+ "minSessionTimeout/maxSessionTimeout). Set zk-lock.session-timeout within that range, or "
+						+ "change the server's settings.", CuratorStartup.this.connectString, negotiated, requested);
+			}
+		}
+
+	}
+
+}
