@@ -32,13 +32,24 @@ public class DistributedLockValidator implements BeanPostProcessor {
 	}
 
 	@Override
+	public Object postProcessBeforeInitialization(Object bean, String beanName) {
+		// Ahead of the auto-proxy creator, which would stop at the first invalid method
+		validateOnce(AopProxyUtils.ultimateTargetClass(bean));
+		return bean;
+	}
+
+	@Override
 	public Object postProcessAfterInitialization(Object bean, String beanName) {
-		Class<?> targetClass = AopProxyUtils.ultimateTargetClass(bean);
+		// Objects made by a FactoryBean only pass through here
+		validateOnce(AopProxyUtils.ultimateTargetClass(bean));
+		return bean;
+	}
+
+	private void validateOnce(Class<?> targetClass) {
 		if (!this.validatedClasses.containsKey(targetClass)) {
 			validate(targetClass);
 			this.validatedClasses.put(targetClass, Boolean.TRUE);
 		}
-		return bean;
 	}
 
 	/**

@@ -99,8 +99,13 @@ final class LockKeyEvaluator extends CachedExpressionEvaluator {
 			if (index < parameterCount) {
 				return null;
 			}
-			return "'#" + name + "' is out of range: the method has " + parameterCount + " parameter(s), so use #p0 to #p"
-					+ (parameterCount - 1) + " (or #a0 to #a" + (parameterCount - 1) + ")";
+			if (parameterCount == 0) {
+				return "'#" + name + "' is out of range: the method has no parameters";
+			}
+			String last = Integer.toString(parameterCount - 1);
+			String range = (parameterCount == 1) ? "#p0 (or #a0)" : "#p0 to #p" + last + " (or #a0 to #a" + last + ")";
+			return "'#" + name + "' is out of range: the method has " + parameterCount + " parameter"
+					+ ((parameterCount == 1) ? "" : "s") + ", so use " + range;
 		}
 		List<String> choices = new ArrayList<>();
 		parameterNames.forEach((parameter) -> choices.add("#" + parameter));
