@@ -10,6 +10,10 @@ import org.springframework.aop.support.AbstractPointcutAdvisor;
  * {@link dev.zklock.annotation.DistributedLock} method. Its order decides where
  * the lock sits among other advice: by default ahead of the transaction advisor,
  * so that the lock is released only after the transaction has completed.
+ * <p>
+ * A replacement bean should be declared with
+ * {@code @Role(BeanDefinition.ROLE_INFRASTRUCTURE)}: without AspectJ, the
+ * auto-proxy creator applies infrastructure advisors only.
  */
 public class DistributedLockAdvisor extends AbstractPointcutAdvisor {
 

@@ -21,9 +21,14 @@ import dev.zklock.core.LockManager;
 /**
  * Runs {@link dev.zklock.annotation.DistributedLock} methods while holding their
  * lock. Per call it looks up the cached {@link LockOperation}, evaluates the key,
- * acquires, proceeds and releases, also when the method throws. When the lock is
- * not acquired it calls the fallback method, skips the call or throws
- * {@link LockTimeoutException}.
+ * acquires, proceeds and releases, also when the method throws; the method's own
+ * exception passes through unchanged.
+ * <p>
+ * When the lock is not acquired in time it calls the fallback method, skips the
+ * call ({@link OnTimeout#SKIP}) or throws {@link LockTimeoutException}. When the
+ * acquisition itself fails with a {@link LockException} (ZooKeeper unavailable,
+ * thread interrupted) the fallback method is called if there is one; otherwise
+ * the exception is thrown. A {@link LockKeyException} is always thrown.
  */
 public class DistributedLockInterceptor implements MethodInterceptor {
 

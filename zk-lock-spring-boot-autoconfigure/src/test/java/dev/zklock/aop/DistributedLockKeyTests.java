@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.aop.support.AopUtils;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -69,6 +70,17 @@ class DistributedLockKeyTests {
 			service.named("p");
 			assertThat(recorder.last().name()).isEqualTo("orders");
 			assertThat(recorder.last().mode()).isEqualTo(LockMode.WRITE);
+		});
+	}
+
+	@Test
+	void interfaceDeclarationWorksThroughJdkProxy() {
+		this.contextRunner.withBean(Greeter.class, DefaultGreeter::new).run((context) -> {
+			Greeter greeter = context.getBean(Greeter.class);
+			assertThat(AopUtils.isJdkDynamicProxy(greeter)).isTrue();
+			assertThat(greeter.greet("ada")).isEqualTo("hello ada");
+			assertThat(recorder(context).last()).extracting(LockRequest::name, LockRequest::keys)
+				.containsExactly("DefaultGreeter.greet", List.of("ada"));
 		});
 	}
 
@@ -169,6 +181,22 @@ class DistributedLockKeyTests {
 	interface NodeCounter {
 
 		int count() throws Exception;
+
+	}
+
+	interface Greeter {
+
+		@DistributedLock(key = "#name")
+		String greet(String name);
+
+	}
+
+	static class DefaultGreeter implements Greeter {
+
+		@Override
+		public String greet(String name) {
+			return "hello " + name;
+		}
 
 	}
 

@@ -1,10 +1,12 @@
 package dev.zklock.aop;
 
+import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -15,6 +17,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import dev.zklock.LockException;
+import dev.zklock.LockRequest;
 import dev.zklock.LockTimeoutException;
 import dev.zklock.annotation.DistributedLock;
 import dev.zklock.annotation.OnTimeout;
@@ -93,6 +96,40 @@ class DistributedLockTimeoutTests {
 	}
 
 	@Test
+	void failedAcquisitionCallsTheFallbackOrPassesTheException() {
+		this.contextRunner.run((context) -> {
+			ContendedService service = context.getBean(ContendedService.class);
+			// The core refuses to wait in an interrupted thread and throws LockException
+			Thread.currentThread().interrupt();
+			try {
+				assertThat(service.withFallback("k")).isEqualTo("fallback k");
+				assertThat(service.fallbackCause()).isExactlyInstanceOf(LockException.class)
+					.hasMessageContaining("interrupted");
+				assertThatExceptionOfType(LockException.class).isThrownBy(() -> service.throwing("k"))
+					.withMessageContaining("interrupted");
+			}
+			finally {
+				Thread.interrupted();
+			}
+			assertThat(service.calls()).isZero();
+		});
+	}
+
+	@Test
+	void listenersHearOfSkippedCallsAndFallbacks() {
+		this.contextRunner.withBean(RecordingListener.class).run((context) -> {
+			ContendedService service = context.getBean(ContendedService.class);
+			RecordingListener listener = context.getBean(RecordingListener.class);
+			try (HeldLock held = HeldLock.hold(context.getBean(LockManager.class), LOCK, "k")) {
+				service.skippingVoid("k");
+				service.withFallback("k");
+			}
+			assertThat(listener.events).containsExactly("skipped timeouts [k] skippingVoid",
+					"fallback timeouts [k] withFallback LockTimeoutException");
+		});
+	}
+
+	@Test
 	void zeroTimeoutTriesOnceWithoutWaiting() {
 		this.contextRunner.run((context) -> {
 			ContendedService service = context.getBean(ContendedService.class);
@@ -126,6 +163,23 @@ class DistributedLockTimeoutTests {
 		@Bean
 		ContendedService contendedService() {
 			return new ContendedService();
+		}
+
+	}
+
+	static class RecordingListener implements LockInterceptionListener {
+
+		final List<String> events = new CopyOnWriteArrayList<>();
+
+		@Override
+		public void skipped(LockRequest request, Method method) {
+			this.events.add("skipped " + request.name() + " " + request.keys() + " " + method.getName());
+		}
+
+		@Override
+		public void fallback(LockRequest request, Method method, LockException cause) {
+			this.events.add("fallback " + request.name() + " " + request.keys() + " " + method.getName() + " "
+					+ cause.getClass().getSimpleName());
 		}
 
 	}
