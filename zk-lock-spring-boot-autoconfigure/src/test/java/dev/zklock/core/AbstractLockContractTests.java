@@ -5,7 +5,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
@@ -14,11 +13,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,37 +28,11 @@ import static org.awaitility.Awaitility.await;
  * The contract every lock kind must meet, run against a real in-JVM ZooKeeper.
  * Subclasses say how to build the lock under test and a request it excludes.
  */
-abstract class AbstractLockContractTests {
+abstract class AbstractLockContractTests extends AbstractZooKeeperTests {
 
 	private static final int THREADS = 16;
 
 	private static final int ROUNDS_PER_THREAD = 15;
-
-	private static TestingServer server;
-
-	protected static CuratorFramework client;
-
-	protected CuratorLockManager manager;
-
-	protected String basePath;
-
-	@BeforeAll
-	static void startZooKeeper() throws Exception {
-		server = new TestingServer(true);
-		client = ZooKeeperTestSupport.startClient(server.getConnectString());
-	}
-
-	@AfterAll
-	static void stopZooKeeper() throws Exception {
-		client.close();
-		server.close();
-	}
-
-	@BeforeEach
-	void createManager() {
-		this.basePath = "/contract-" + UUID.randomUUID();
-		this.manager = new CuratorLockManager(client, this.basePath, Duration.ofSeconds(30));
-	}
 
 	/**
 	 * The lock under test.
@@ -248,24 +216,6 @@ abstract class AbstractLockContractTests {
 		finally {
 			Thread.interrupted();
 		}
-	}
-
-	protected boolean acquireInOtherThread(LockRequest request) throws Exception {
-		CompletableFuture<Boolean> result = new CompletableFuture<>();
-		Thread thread = new Thread(() -> {
-			try (LockHandle handle = this.manager.acquire(request)) {
-				result.complete(handle.isAcquired());
-			}
-			catch (Throwable ex) {
-				result.completeExceptionally(ex);
-			}
-		});
-		thread.start();
-		return result.get(30, TimeUnit.SECONDS);
-	}
-
-	protected List<String> ephemeralNodes() throws Exception {
-		return ZooKeeperTestSupport.ephemeralNodes(client, this.basePath);
 	}
 
 }
