@@ -43,7 +43,8 @@ final class SkipValues {
 		if (returnType == Stream.class) {
 			return Stream::empty;
 		}
-		if (Collection.class.isAssignableFrom(returnType) && canCreate(() -> CollectionFactory.createCollection(returnType, 0))) {
+		if (Collection.class.isAssignableFrom(returnType)
+				&& canCreate(() -> CollectionFactory.createCollection(returnType, 0))) {
 			return () -> CollectionFactory.createCollection(returnType, 0);
 		}
 		if (Map.class.isAssignableFrom(returnType) && canCreate(() -> CollectionFactory.createMap(returnType, 0))) {
