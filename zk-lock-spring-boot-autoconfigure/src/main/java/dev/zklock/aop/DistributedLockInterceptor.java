@@ -1,0 +1,146 @@
+package dev.zklock.aop;
+
+import java.util.List;
+import java.util.function.Supplier;
+
+import org.aopalliance.intercept.MethodInterceptor;
+import org.aopalliance.intercept.MethodInvocation;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.aop.support.AopUtils;
+
+import dev.zklock.LockException;
+import dev.zklock.LockHandle;
+import dev.zklock.LockKeyException;
+import dev.zklock.LockRequest;
+import dev.zklock.LockTimeoutException;
+import dev.zklock.annotation.OnTimeout;
+import dev.zklock.core.LockManager;
+
+/**
+ * Runs {@link dev.zklock.annotation.DistributedLock} methods while holding their
+ * lock. Per call it looks up the cached {@link LockOperation}, evaluates the key,
+ * acquires, proceeds and releases, also when the method throws; the method's own
+ * exception passes through unchanged.
+ * <p>
+ * When the lock is not acquired in time it calls the fallback method, skips the
+ * call ({@link OnTimeout#SKIP}) or throws {@link LockTimeoutException}. When the
+ * acquisition itself fails with a {@link LockException} (ZooKeeper unavailable,
+ * thread interrupted) the fallback method is called if there is one; otherwise
+ * the exception is thrown. A {@link LockKeyException} is always thrown.
+ */
+public class DistributedLockInterceptor implements MethodInterceptor {
+
+	private static final Logger logger = LoggerFactory.getLogger(DistributedLockInterceptor.class);
+
+	private final LockOperationSource operationSource;
+
+	private final Supplier<LockManager> lockManager;
+
+	private final Supplier<List<LockInterceptionListener>> listeners;
+
+	/**
+	 * Create a new interceptor.
+	 * @param operationSource where lock operations come from
+	 * @param lockManager supplies the lock manager, resolved on first use
+	 * @param listeners supplies the listeners told about skipped calls and
+	 * fallbacks, resolved on first use
+	 */
+	public DistributedLockInterceptor(LockOperationSource operationSource, Supplier<LockManager> lockManager,
+			Supplier<List<LockInterceptionListener>> listeners) {
+		this.operationSource = operationSource;
+		this.lockManager = lockManager;
+		this.listeners = listeners;
+	}
+
+	@Override
+	public Object invoke(MethodInvocation invocation) throws Throwable {
+		Object target = invocation.getThis();
+		Class<?> targetClass = (target != null) ? AopUtils.getTargetClass(target) : null;
+		LockOperation operation = this.operationSource.getOperation(invocation.getMethod(), targetClass);
+		if (operation == null) {
+			return invocation.proceed();
+		}
+		Object[] args = invocation.getArguments();
+		LockRequest request = operation.createRequest(args, target);
+		LockHandle handle;
+		try {
+			handle = this.lockManager.get().acquire(request);
+		}
+		catch (LockKeyException ex) {
+			throw ex;
+		}
+		catch (LockException ex) {
+			if (!operation.hasFallback()) {
+				throw ex;
+			}
+			return fallback(operation, request, target, args, ex);
+		}
+		if (!handle.isAcquired()) {
+			return notAcquired(operation, request, target, args);
+		}
+		Object result;
+		try {
+			result = invocation.proceed();
+		}
+		catch (Throwable ex) {
+			releaseAfterFailure(handle, ex);
+			throw ex;
+		}
+		handle.close();
+		return result;
+	}
+
+	private Object notAcquired(LockOperation operation, LockRequest request, Object target, Object[] args)
+			throws Throwable {
+		LockTimeoutException timeout = new LockTimeoutException("Lock '" + request.name() + "' for keys "
+				+ request.keys() + " was not acquired within " + describeTimeout(request) + " by "
+				+ operation.describe() + "; raise the timeout, or handle contention with onTimeout = SKIP or a "
+				+ "fallbackMethod");
+		if (operation.hasFallback()) {
+			return fallback(operation, request, target, args, timeout);
+		}
+		if (operation.getOnTimeout() == OnTimeout.SKIP) {
+			return skip(operation, request);
+		}
+		throw timeout;
+	}
+
+	private Object fallback(LockOperation operation, LockRequest request, Object target, Object[] args,
+			LockException cause) throws Throwable {
+		if (logger.isDebugEnabled()) {
+			logger.debug("Lock '{}' for keys {} not acquired ({}); calling the fallback of {}", request.name(),
+					request.keys(), cause.getMessage(), operation.describe());
+		}
+		for (LockInterceptionListener listener : this.listeners.get()) {
+			listener.fallback(request, operation.getMethod(), cause);
+		}
+		return operation.invokeFallback(target, args, cause);
+	}
+
+	private Object skip(LockOperation operation, LockRequest request) {
+		if (logger.isDebugEnabled()) {
+			logger.debug("Lock '{}' for keys {} not acquired within {}; skipped {}", request.name(), request.keys(),
+					describeTimeout(request), operation.describe());
+		}
+		for (LockInterceptionListener listener : this.listeners.get()) {
+			listener.skipped(request, operation.getMethod());
+		}
+		return operation.skipValue();
+	}
+
+	private static String describeTimeout(LockRequest request) {
+		return (request.timeout() != null) ? request.timeout().toString() : "the default timeout (zk-lock.default-timeout)";
+	}
+
+	private static void releaseAfterFailure(LockHandle handle, Throwable failure) {
+		try {
+			handle.close();
+		}
+		catch (RuntimeException ex) {
+			failure.addSuppressed(ex);
+		}
+	}
+
+}

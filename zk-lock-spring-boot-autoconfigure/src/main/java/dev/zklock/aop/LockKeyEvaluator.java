@@ -1,0 +1,146 @@
+package dev.zklock.aop;
+
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.context.expression.AnnotatedElementKey;
+import org.springframework.context.expression.BeanFactoryResolver;
+import org.springframework.context.expression.CachedExpressionEvaluator;
+import org.springframework.context.expression.MethodBasedEvaluationContext;
+import org.springframework.expression.BeanResolver;
+import org.springframework.expression.Expression;
+import org.springframework.expression.spel.SpelNode;
+import org.springframework.expression.spel.ast.BeanReference;
+import org.springframework.expression.spel.ast.VariableReference;
+import org.springframework.expression.spel.standard.SpelExpression;
+
+/**
+ * Parses lock key expressions once, checks the variables and beans they refer
+ * to, and evaluates them against a method call.
+ */
+final class LockKeyEvaluator extends CachedExpressionEvaluator {
+
+	private static final Pattern INDEXED_ARGUMENT = Pattern.compile("[pa](\\d+)");
+
+	private static final Set<String> ROOT_VARIABLES = Set.of("root", "this");
+
+	private final Map<ExpressionKey, Expression> expressions = new ConcurrentHashMap<>(64);
+
+	private final BeanFactory beanFactory;
+
+	private final BeanResolver beanResolver;
+
+	LockKeyEvaluator(BeanFactory beanFactory) {
+		this.beanFactory = beanFactory;
+		this.beanResolver = (beanFactory != null) ? new BeanFactoryResolver(beanFactory) : null;
+	}
+
+	/**
+	 * Parse the expression, or return the one parsed before for the same element.
+	 * @param method the annotated method
+	 * @param targetClass the target class
+	 * @param expression the key expression
+	 * @return the parsed expression
+	 * @throws org.springframework.expression.ParseException when it does not parse
+	 */
+	Expression parse(Method method, Class<?> targetClass, String expression) {
+		return getExpression(this.expressions, new AnnotatedElementKey(method, targetClass), expression);
+	}
+
+	/**
+	 * Describe each variable or bean the expression refers to that will not exist
+	 * when it is evaluated.
+	 * @param expression the parsed expression
+	 * @param method the annotated method
+	 * @return the problems, empty when there are none
+	 */
+	List<String> checkReferences(Expression expression, Method method) {
+		List<String> problems = new ArrayList<>();
+		if (expression instanceof SpelExpression spel) {
+			Set<String> parameterNames = parameterNames(method);
+			collect(spel.getAST(), method.getParameterCount(), parameterNames, problems);
+		}
+		return problems;
+	}
+
+	private void collect(SpelNode node, int parameterCount, Set<String> parameterNames, List<String> problems) {
+		if (node instanceof VariableReference) {
+			String name = node.toStringAST().substring(1);
+			String problem = checkVariable(name, parameterCount, parameterNames);
+			if (problem != null) {
+				problems.add(problem);
+			}
+		}
+		else if (node instanceof BeanReference reference && this.beanFactory != null
+				&& !this.beanFactory.containsBean(reference.getName())) {
+			problems.add("'" + node.toStringAST() + "' refers to a bean named '" + reference.getName()
+					+ "' that does not exist; define the bean or fix the name");
+		}
+		for (int i = 0; i < node.getChildCount(); i++) {
+			collect(node.getChild(i), parameterCount, parameterNames, problems);
+		}
+	}
+
+	private String checkVariable(String name, int parameterCount, Set<String> parameterNames) {
+		if (ROOT_VARIABLES.contains(name) || parameterNames.contains(name)) {
+			return null;
+		}
+		Matcher indexed = INDEXED_ARGUMENT.matcher(name);
+		if (indexed.matches()) {
+			int index = Integer.parseInt(indexed.group(1));
+			if (index < parameterCount) {
+				return null;
+			}
+			if (parameterCount == 0) {
+				return "'#" + name + "' is out of range: the method has no parameters";
+			}
+			String last = Integer.toString(parameterCount - 1);
+			String range = (parameterCount == 1) ? "#p0 (or #a0)" : "#p0 to #p" + last + " (or #a0 to #a" + last + ")";
+			return "'#" + name + "' is out of range: the method has " + parameterCount + " parameter"
+					+ ((parameterCount == 1) ? "" : "s") + ", so use " + range;
+		}
+		List<String> choices = new ArrayList<>();
+		parameterNames.forEach((parameter) -> choices.add("#" + parameter));
+		for (int i = 0; i < parameterCount; i++) {
+			choices.add("#p" + i);
+		}
+		choices.add("#root");
+		String hint = (parameterNames.isEmpty() && parameterCount > 0)
+				? "; parameter names are only known when the class is compiled with '-parameters'" : "";
+		return "'#" + name + "' is neither a parameter of the method nor a root variable; use one of " + choices
+				+ hint;
+	}
+
+	private Set<String> parameterNames(Method method) {
+		String[] names = getParameterNameDiscoverer().getParameterNames(method);
+		return (names != null) ? new LinkedHashSet<>(List.of(names)) : Set.of();
+	}
+
+	/**
+	 * Evaluate the expression for one call.
+	 * @param expression the parsed expression
+	 * @param method the annotated method
+	 * @param args the call's arguments
+	 * @param target the bean
+	 * @param targetClass the user class of the bean
+	 * @return the value
+	 */
+	Object evaluate(Expression expression, Method method, Object[] args, Object target, Class<?> targetClass) {
+		LockExpressionRootObject root = new LockExpressionRootObject(method, args, target, targetClass);
+		MethodBasedEvaluationContext context = new MethodBasedEvaluationContext(root, method, args,
+				getParameterNameDiscoverer());
+		if (this.beanResolver != null) {
+			context.setBeanResolver(this.beanResolver);
+		}
+		return expression.getValue(context);
+	}
+
+}

@@ -1,0 +1,241 @@
+package dev.zklock.aop;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.function.Supplier;
+
+import org.springframework.expression.EvaluationException;
+import org.springframework.expression.Expression;
+import org.springframework.util.ObjectUtils;
+
+import dev.zklock.LockException;
+import dev.zklock.LockKeyException;
+import dev.zklock.LockRequest;
+import dev.zklock.annotation.LockMode;
+import dev.zklock.annotation.OnTimeout;
+
+/**
+ * A {@link dev.zklock.annotation.DistributedLock} declaration of one method of
+ * one target class, resolved and checked once: the lock name, the parsed key
+ * expression and timeout, the fallback method and the value a skipped call
+ * returns. Instances are immutable and shared by all calls.
+ */
+public final class LockOperation {
+
+	private final Method method;
+
+	private final Class<?> targetClass;
+
+	private final String description;
+
+	private final String name;
+
+	private final LockMode mode;
+
+	private final int permits;
+
+	private final Duration timeout;
+
+	private final String keyExpressionString;
+
+	private final Expression keyExpression;
+
+	private final LockKeyEvaluator keyEvaluator;
+
+	private final OnTimeout onTimeout;
+
+	private final FallbackMethod fallback;
+
+	private final Supplier<Object> skipValue;
+
+	LockOperation(Method method, Class<?> targetClass, String description, String name, LockMode mode, int permits,
+			Duration timeout, String keyExpressionString, Expression keyExpression, LockKeyEvaluator keyEvaluator,
+			OnTimeout onTimeout, FallbackMethod fallback, Supplier<Object> skipValue) {
+		this.method = method;
+		this.targetClass = targetClass;
+		this.description = description;
+		this.name = name;
+		this.mode = mode;
+		this.permits = permits;
+		this.timeout = timeout;
+		this.keyExpressionString = keyExpressionString;
+		this.keyExpression = keyExpression;
+		this.keyEvaluator = keyEvaluator;
+		this.onTimeout = onTimeout;
+		this.fallback = fallback;
+		this.skipValue = skipValue;
+	}
+
+	/**
+	 * The annotated method, as declared by the target class.
+	 * @return the method
+	 */
+	public Method getMethod() {
+		return this.method;
+	}
+
+	/**
+	 * The user class of the bean the method belongs to.
+	 * @return the target class
+	 */
+	public Class<?> getTargetClass() {
+		return this.targetClass;
+	}
+
+	/**
+	 * The lock name.
+	 * @return the name
+	 */
+	public String getName() {
+		return this.name;
+	}
+
+	/**
+	 * The lock mode.
+	 * @return the mode
+	 */
+	public LockMode getMode() {
+		return this.mode;
+	}
+
+	/**
+	 * The number of permits.
+	 * @return the permits
+	 */
+	public int getPermits() {
+		return this.permits;
+	}
+
+	/**
+	 * The timeout, or {@code null} for {@code zk-lock.default-timeout}.
+	 * @return the timeout
+	 */
+	public Duration getTimeout() {
+		return this.timeout;
+	}
+
+	/**
+	 * The key expression; empty for one lock per method.
+	 * @return the key expression
+	 */
+	public String getKeyExpression() {
+		return this.keyExpressionString;
+	}
+
+	/**
+	 * What happens when the lock is not acquired and there is no fallback.
+	 * @return the timeout action
+	 */
+	public OnTimeout getOnTimeout() {
+		return this.onTimeout;
+	}
+
+	/**
+	 * Whether a fallback method is declared.
+	 * @return whether there is a fallback
+	 */
+	public boolean hasFallback() {
+		return this.fallback != null;
+	}
+
+	/**
+	 * Evaluate the key expression for a call and build the lock request.
+	 * @param args the call's arguments
+	 * @param target the bean
+	 * @return the request
+	 * @throws LockKeyException when the key is null, blank or cannot be evaluated
+	 */
+	public LockRequest createRequest(Object[] args, Object target) {
+		return new LockRequest(this.name, keys(args, target), this.mode, this.permits, this.timeout);
+	}
+
+	private List<String> keys(Object[] args, Object target) {
+		if (this.keyExpression == null) {
+			return List.of();
+		}
+		Object value;
+		try {
+			value = this.keyEvaluator.evaluate(this.keyExpression, this.method, args, target, this.targetClass);
+		}
+		catch (EvaluationException ex) {
+			throw keyProblem("could not be evaluated (" + ex.getMessage() + ")", ex);
+		}
+		if (value == null) {
+			throw keyProblem("evaluated to null", null);
+		}
+		if (value instanceof Collection<?> collection) {
+			return keys(collection.toArray());
+		}
+		if (value.getClass().isArray()) {
+			return keys(ObjectUtils.toObjectArray(value));
+		}
+		return List.of(key(value, -1));
+	}
+
+	private List<String> keys(Object[] elements) {
+		if (elements.length == 0) {
+			throw keyProblem("evaluated to an empty collection, which names no key", null);
+		}
+		List<String> keys = new ArrayList<>(elements.length);
+		for (int i = 0; i < elements.length; i++) {
+			keys.add(key(elements[i], i));
+		}
+		return keys;
+	}
+
+	private String key(Object element, int index) {
+		String where = (index < 0) ? "" : " at element " + index;
+		if (element == null) {
+			throw keyProblem("evaluated to null" + where, null);
+		}
+		String key = element.toString();
+		if (key == null || key.isBlank()) {
+			throw keyProblem("evaluated to a blank key" + where, null);
+		}
+		return key;
+	}
+
+	private LockKeyException keyProblem(String problem, Throwable cause) {
+		return new LockKeyException("Lock key expression '" + this.keyExpressionString + "' of " + this.description
+				+ " " + problem + "; pass arguments that give a non-blank key, or change the expression", cause);
+	}
+
+	/**
+	 * Call the fallback method.
+	 * @param target the bean
+	 * @param args the call's arguments
+	 * @param cause why the lock was not acquired
+	 * @return the fallback's result
+	 * @throws Throwable what the fallback threw, unchanged
+	 */
+	Object invokeFallback(Object target, Object[] args, LockException cause) throws Throwable {
+		return this.fallback.invoke(target, args, cause);
+	}
+
+	/**
+	 * The value a skipped call returns.
+	 * @return the value
+	 */
+	Object skipValue() {
+		return this.skipValue.get();
+	}
+
+	/**
+	 * The annotated method, for messages: class name, method name and
+	 * parameter types.
+	 * @return the description
+	 */
+	public String describe() {
+		return this.description;
+	}
+
+	@Override
+	public String toString() {
+		return "LockOperation[" + this.description + ", name=" + this.name + ", key='" + this.keyExpressionString
+				+ "', mode=" + this.mode + "]";
+	}
+
+}

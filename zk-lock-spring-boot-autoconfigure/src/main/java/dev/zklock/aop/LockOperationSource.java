@@ -1,0 +1,240 @@
+package dev.zklock.aop;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Flow;
+import java.util.concurrent.Future;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.core.MethodClassKey;
+import org.springframework.core.ReactiveAdapterRegistry;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.annotation.AnnotationUtils;
+import org.springframework.core.env.PropertyResolver;
+import org.springframework.expression.Expression;
+import org.springframework.expression.ParseException;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.ReflectionUtils;
+import org.springframework.util.StringUtils;
+
+import dev.zklock.annotation.DistributedLock;
+import dev.zklock.annotation.LockMode;
+import dev.zklock.annotation.OnTimeout;
+
+/**
+ * Finds the {@link DistributedLock} declaration that applies to a method of a
+ * target class (on the method, else on the type for public methods), checks it
+ * and caches the resulting {@link LockOperation} per method and target class.
+ */
+public class LockOperationSource {
+
+	private static final Object NO_OPERATION = new Object();
+
+	private static final String REACTIVE_STREAMS_PUBLISHER = "org.reactivestreams.Publisher";
+
+	private final Map<MethodClassKey, Object> operations = new ConcurrentHashMap<>(256);
+
+	private final PropertyResolver propertyResolver;
+
+	private final LockKeyEvaluator keyEvaluator;
+
+	/**
+	 * Create a new source.
+	 * @param propertyResolver resolves {@code ${...}} placeholders in timeouts
+	 * @param beanFactory resolves {@code @bean} references in key expressions and
+	 * checks they exist; may be {@code null}
+	 */
+	public LockOperationSource(PropertyResolver propertyResolver, BeanFactory beanFactory) {
+		this.propertyResolver = propertyResolver;
+		this.keyEvaluator = new LockKeyEvaluator(beanFactory);
+	}
+
+	/**
+	 * Whether the class may carry {@link DistributedLock} at all.
+	 * @param targetClass the class
+	 * @return {@code false} when no method of the class can be locked
+	 */
+	public boolean isCandidateClass(Class<?> targetClass) {
+		return AnnotationUtils.isCandidateClass(targetClass, DistributedLock.class);
+	}
+
+	/**
+	 * The lock operation for the method, computed and checked on the first request
+	 * and cached.
+	 * @param method the method, possibly declared by an interface
+	 * @param targetClass the class of the target bean, or {@code null}
+	 * @return the operation, or {@code null} when the method is not locked
+	 * @throws InvalidLockDeclarationException when the declaration cannot work
+	 */
+	public LockOperation getOperation(Method method, Class<?> targetClass) {
+		MethodClassKey cacheKey = new MethodClassKey(method, targetClass);
+		Object cached = this.operations.get(cacheKey);
+		if (cached == null) {
+			LockOperation operation = computeOperation(method, targetClass);
+			Object value = (operation != null) ? operation : NO_OPERATION;
+			Object previous = this.operations.putIfAbsent(cacheKey, value);
+			cached = (previous != null) ? previous : value;
+		}
+		return (cached != NO_OPERATION) ? (LockOperation) cached : null;
+	}
+
+	private LockOperation computeOperation(Method method, Class<?> targetClass) {
+		Class<?> userClass = ClassUtils.getUserClass((targetClass != null) ? targetClass : method.getDeclaringClass());
+		Method specificMethod = AopUtils.getMostSpecificMethod(method, userClass);
+		if (Modifier.isStatic(specificMethod.getModifiers()) || specificMethod.isBridge()) {
+			return null;
+		}
+		DistributedLock annotation = findAnnotation(method, specificMethod, userClass);
+		return (annotation != null) ? createOperation(specificMethod, userClass, annotation) : null;
+	}
+
+	private DistributedLock findAnnotation(Method method, Method specificMethod, Class<?> userClass) {
+		DistributedLock annotation = AnnotatedElementUtils.findMergedAnnotation(specificMethod, DistributedLock.class);
+		if (annotation == null && specificMethod != method) {
+			annotation = AnnotatedElementUtils.findMergedAnnotation(method, DistributedLock.class);
+		}
+		if (annotation == null && Modifier.isPublic(specificMethod.getModifiers())
+				&& !ReflectionUtils.isObjectMethod(specificMethod)) {
+			annotation = AnnotatedElementUtils.findMergedAnnotation(userClass, DistributedLock.class);
+		}
+		return annotation;
+	}
+
+	private LockOperation createOperation(Method method, Class<?> userClass, DistributedLock annotation) {
+		String description = describe(method, userClass);
+		List<String> problems = new ArrayList<>();
+		checkReturnType(method, problems);
+		checkPermits(annotation, problems);
+		Duration timeout = parseTimeout(annotation.timeout(), problems);
+		String keyExpressionString = annotation.key().trim();
+		Expression keyExpression = parseKey(method, userClass, keyExpressionString, problems);
+		FallbackMethod fallback = resolveFallback(method, userClass, annotation.fallbackMethod().trim(), problems);
+		Supplier<Object> skipValue = null;
+		if (fallback == null && annotation.onTimeout() == OnTimeout.SKIP) {
+			skipValue = skipValue(method, problems);
+		}
+		if (!problems.isEmpty()) {
+			throw new InvalidLockDeclarationException("@DistributedLock on " + description + " is invalid: "
+					+ String.join("; ", problems));
+		}
+		String name = StringUtils.hasText(annotation.name()) ? annotation.name().trim() : defaultName(method, userClass);
+		return new LockOperation(method, userClass, description, name, annotation.mode(), annotation.permits(), timeout,
+				keyExpressionString, keyExpression, this.keyEvaluator, annotation.onTimeout(), fallback, skipValue);
+	}
+
+	private void checkReturnType(Method method, List<String> problems) {
+		Class<?> returnType = method.getReturnType();
+		if (isAsynchronous(returnType)) {
+			problems.add("it returns " + returnType.getSimpleName() + ", an asynchronous type, which is not supported: "
+					+ "the lock belongs to the calling thread and would be released when the method returns, "
+					+ "before the asynchronous work is done; lock a synchronous method that does the work instead");
+		}
+	}
+
+	private static boolean isAsynchronous(Class<?> type) {
+		if (Future.class.isAssignableFrom(type) || CompletionStage.class.isAssignableFrom(type)
+				|| Flow.Publisher.class.isAssignableFrom(type)) {
+			return true;
+		}
+		if (ReactiveAdapterRegistry.getSharedInstance().getAdapter(type) != null) {
+			return true;
+		}
+		return isReactiveStreamsPublisher(type);
+	}
+
+	private static boolean isReactiveStreamsPublisher(Class<?> type) {
+		ClassLoader classLoader = type.getClassLoader();
+		if (!ClassUtils.isPresent(REACTIVE_STREAMS_PUBLISHER, classLoader)) {
+			return false;
+		}
+		return ClassUtils.resolveClassName(REACTIVE_STREAMS_PUBLISHER, classLoader).isAssignableFrom(type);
+	}
+
+	private void checkPermits(DistributedLock annotation, List<String> problems) {
+		if (annotation.mode() == LockMode.SEMAPHORE && annotation.permits() < 1) {
+			problems.add("permits = " + annotation.permits() + ", but mode = SEMAPHORE needs at least 1 permit");
+		}
+		else if (annotation.mode() != LockMode.SEMAPHORE && annotation.permits() != 1) {
+			problems.add("permits = " + annotation.permits() + " only applies to mode = SEMAPHORE; remove it or set "
+					+ "mode = SEMAPHORE");
+		}
+	}
+
+	private Duration parseTimeout(String value, List<String> problems) {
+		try {
+			return LockTimeouts.parse(value, this.propertyResolver);
+		}
+		catch (IllegalArgumentException ex) {
+			problems.add("timeout \"" + value + "\": " + ex.getMessage());
+			return null;
+		}
+	}
+
+	private Expression parseKey(Method method, Class<?> userClass, String keyExpression, List<String> problems) {
+		if (keyExpression.isEmpty()) {
+			return null;
+		}
+		Expression expression;
+		try {
+			expression = this.keyEvaluator.parse(method, userClass, keyExpression);
+		}
+		catch (ParseException ex) {
+			problems.add("key expression '" + keyExpression + "' does not parse (" + ex.getMessage()
+					+ "); write a SpEL expression such as '#order.id'");
+			return null;
+		}
+		this.keyEvaluator.checkReferences(expression, method)
+			.forEach((problem) -> problems.add("key expression '" + keyExpression + "': " + problem));
+		return expression;
+	}
+
+	private FallbackMethod resolveFallback(Method method, Class<?> userClass, String name, List<String> problems) {
+		if (name.isEmpty()) {
+			return null;
+		}
+		try {
+			return FallbackMethod.resolve(method, userClass, name);
+		}
+		catch (IllegalArgumentException ex) {
+			problems.add(ex.getMessage());
+			return null;
+		}
+	}
+
+	private Supplier<Object> skipValue(Method method, List<String> problems) {
+		Class<?> returnType = method.getReturnType();
+		if (returnType.isPrimitive() && returnType != void.class) {
+			problems.add("onTimeout = SKIP, but it returns " + returnType.getName()
+					+ ", which cannot express a skipped call; return " + ClassUtils.resolvePrimitiveIfNecessary(returnType)
+						.getSimpleName()
+					+ " or an Optional (null or empty when skipped), or declare a fallbackMethod");
+			return null;
+		}
+		return SkipValues.forReturnType(returnType);
+	}
+
+	private static String defaultName(Method method, Class<?> userClass) {
+		String simpleName = userClass.getSimpleName();
+		if (simpleName.isEmpty()) {
+			simpleName = ClassUtils.getShortName(userClass);
+		}
+		return simpleName + "." + method.getName();
+	}
+
+	private static String describe(Method method, Class<?> userClass) {
+		return userClass.getName() + "." + method.getName() + Arrays.stream(method.getParameterTypes())
+			.map(Class::getSimpleName)
+			.collect(Collectors.joining(", ", "(", ")"));
+	}
+
+}

@@ -1,0 +1,52 @@
+package dev.zklock.aop;
+
+import java.time.Duration;
+
+import org.springframework.boot.convert.DurationStyle;
+import org.springframework.core.env.PropertyResolver;
+
+/**
+ * Parses the {@code timeout} attribute of
+ * {@link dev.zklock.annotation.DistributedLock}.
+ */
+final class LockTimeouts {
+
+	private LockTimeouts() {
+	}
+
+	/**
+	 * Resolve placeholders and parse the timeout.
+	 * @param value the attribute value
+	 * @param resolver resolves {@code ${...}} placeholders
+	 * @return the timeout, or {@code null} for the configured default
+	 * @throws IllegalArgumentException with a description of the problem
+	 */
+	static Duration parse(String value, PropertyResolver resolver) {
+		String resolved = value.trim();
+		if (resolved.contains("${")) {
+			try {
+				resolved = resolver.resolveRequiredPlaceholders(resolved).trim();
+			}
+			catch (IllegalArgumentException ex) {
+				throw new IllegalArgumentException(ex.getMessage()
+						+ "; define the property or give the placeholder a default such as ${name:5s}", ex);
+			}
+		}
+		if (resolved.isEmpty()) {
+			return null;
+		}
+		Duration timeout;
+		try {
+			timeout = DurationStyle.detectAndParse(resolved);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException("'" + resolved + "' is not a duration; use a form such as "
+					+ "\"5s\", \"250ms\", \"PT1M\", or \"0\" to try once without waiting", ex);
+		}
+		if (timeout.isNegative()) {
+			throw new IllegalArgumentException("'" + resolved + "' is negative; use \"0\" to try once without waiting");
+		}
+		return timeout;
+	}
+
+}

@@ -1,0 +1,109 @@
+package dev.zklock.autoconfigure;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.locks.InterProcessMutex;
+
+import org.springframework.aop.config.AopConfigUtils;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
+import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
+import org.springframework.core.type.AnnotationMetadata;
+import org.springframework.util.function.SingletonSupplier;
+
+import dev.zklock.LockTemplate;
+import dev.zklock.aop.DistributedLockAdvisor;
+import dev.zklock.aop.DistributedLockInterceptor;
+import dev.zklock.aop.DistributedLockValidator;
+import dev.zklock.aop.LockInterceptionListener;
+import dev.zklock.aop.LockOperationSource;
+import dev.zklock.core.CuratorLockManager;
+import dev.zklock.core.LockManager;
+
+/**
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
+ * Auto-configuration} for {@link dev.zklock.annotation.DistributedLock} and
+ * {@link LockTemplate}: the lock manager, the advisor that locks annotated
+ * methods, and the validator that checks their declarations at startup.
+ */
+@AutoConfiguration(afterName = "dev.zklock.autoconfigure.ZkLockAutoConfiguration")
+@ConditionalOnClass({ CuratorFramework.class, InterProcessMutex.class })
+@ConditionalOnBean(CuratorFramework.class)
+@EnableConfigurationProperties(ZkLockProperties.class)
+@Import(DistributedLockAutoConfiguration.AutoProxyCreatorRegistrar.class)
+public final class DistributedLockAutoConfiguration {
+
+	private static final String ASPECT_ORDER_PROPERTY = "zk-lock.aspect-order";
+
+	@Bean
+	@ConditionalOnMissingBean
+	LockManager zkLockManager(CuratorFramework client, ZkLockProperties properties) {
+		return new CuratorLockManager(client, properties.getBasePath(), properties.getDefaultTimeout());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	LockTemplate lockTemplate(LockManager lockManager) {
+		return new LockTemplate(lockManager);
+	}
+
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	@ConditionalOnMissingBean
+	static LockOperationSource distributedLockOperationSource(Environment environment, BeanFactory beanFactory) {
+		return new LockOperationSource(environment, beanFactory);
+	}
+
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	@ConditionalOnMissingBean
+	static DistributedLockInterceptor distributedLockInterceptor(LockOperationSource distributedLockOperationSource,
+			ObjectProvider<LockManager> lockManager, ObjectProvider<LockInterceptionListener> listeners) {
+		return new DistributedLockInterceptor(distributedLockOperationSource, SingletonSupplier.of(lockManager::getObject),
+				SingletonSupplier.of(() -> listeners.orderedStream().toList()));
+	}
+
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	@ConditionalOnMissingBean
+	static DistributedLockAdvisor distributedLockAdvisor(LockOperationSource distributedLockOperationSource,
+			DistributedLockInterceptor distributedLockInterceptor, Environment environment) {
+		// Created early by the auto-proxy creator: read the order without binding ZkLockProperties
+		int order = Binder.get(environment)
+			.bind(ASPECT_ORDER_PROPERTY, Integer.class)
+			.orElse(ZkLockProperties.DEFAULT_ASPECT_ORDER);
+		return new DistributedLockAdvisor(distributedLockOperationSource, distributedLockInterceptor, order);
+	}
+
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	@ConditionalOnMissingBean
+	static DistributedLockValidator distributedLockValidator(LockOperationSource distributedLockOperationSource) {
+		return new DistributedLockValidator(distributedLockOperationSource);
+	}
+
+	/**
+	 * Registers an auto-proxy creator unless a stronger one (AspectJ) is already
+	 * there, so that the advisor applies with or without AspectJ.
+	 */
+	static final class AutoProxyCreatorRegistrar implements ImportBeanDefinitionRegistrar {
+
+		@Override
+		public void registerBeanDefinitions(AnnotationMetadata importingClassMetadata, BeanDefinitionRegistry registry) {
+			AopConfigUtils.registerAutoProxyCreatorIfNecessary(registry);
+		}
+
+	}
+
+}

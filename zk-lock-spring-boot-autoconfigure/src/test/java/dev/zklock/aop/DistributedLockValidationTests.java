@@ -1,0 +1,297 @@
+package dev.zklock.aop;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import dev.zklock.annotation.DistributedLock;
+import dev.zklock.annotation.LockMode;
+import dev.zklock.annotation.OnTimeout;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Declarations that cannot work stop the context from starting, with a message
+ * that names the class, the method and the attribute at fault.
+ */
+class DistributedLockValidationTests {
+
+	private final ApplicationContextRunner contextRunner = TestZooKeeper.contextRunner();
+
+	static Stream<Arguments> invalidDeclarations() {
+		return Stream.of(
+				Arguments.of(UnparseableKey.class, List.of("UnparseableKey.place(Order)", "'#order.id +'", "does not parse")),
+				Arguments.of(UnknownParameter.class,
+						List.of("UnknownParameter.place(Order)", "'#ordr.id'", "'#ordr'", "#order", "#p0")),
+				Arguments.of(IndexOutOfRange.class, List.of("IndexOutOfRange.place(Order)", "'#p1'", "1 parameter")),
+				Arguments.of(UnknownBean.class, List.of("UnknownBean.place(Order)", "'@missingBean'", "does not exist")),
+				Arguments.of(BadTimeout.class, List.of("BadTimeout.place(Order)", "timeout \"5 seconds\"", "\"250ms\"")),
+				Arguments.of(NegativeTimeout.class, List.of("NegativeTimeout.place(Order)", "timeout \"-1s\"", "negative")),
+				Arguments.of(UnresolvablePlaceholder.class,
+						List.of("UnresolvablePlaceholder.place(Order)", "${missing.lock-timeout}", "define the property")),
+				Arguments.of(MissingFallback.class,
+						List.of("MissingFallback.place(Order)", "fallbackMethod 'noSuchMethod' does not exist",
+								"String noSuchMethod(Order)")),
+				Arguments.of(WrongFallbackParameters.class,
+						List.of("WrongFallbackParameters.place(Order)", "wrong parameters", "recover(String)")),
+				Arguments.of(WrongFallbackReturnType.class,
+						List.of("WrongFallbackReturnType.place(Order)", "returns Integer but place returns String")),
+				Arguments.of(SkipOnPrimitive.class,
+						List.of("SkipOnPrimitive.count(Order)", "onTimeout = SKIP", "returns int", "return Integer")),
+				Arguments.of(CompletableFutureReturn.class,
+						List.of("CompletableFutureReturn.placeAsync(Order)", "CompletableFuture", "asynchronous")),
+				Arguments.of(FutureReturn.class, List.of("FutureReturn.placeLater(Order)", "Future", "asynchronous")),
+				Arguments.of(NoPermits.class, List.of("NoPermits.place(Order)", "permits = 0", "SEMAPHORE")),
+				Arguments.of(PermitsWithoutSemaphore.class,
+						List.of("PermitsWithoutSemaphore.place(Order)", "permits = 3", "SEMAPHORE")));
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("invalidDeclarations")
+	void invalidDeclarationStopsTheContext(Class<?> beanClass, List<String> expectedFragments) {
+		this.contextRunner.withBean(beanClass).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.isInstanceOf(InvalidLockDeclarationException.class)
+				.hasMessageContaining(beanClass.getName() + ".")
+				.satisfies((ex) -> assertThat(ex.getMessage()).contains(expectedFragments));
+		});
+	}
+
+	@Test
+	void everyInvalidMethodOfABeanIsReportedAtOnce() {
+		this.contextRunner.withBean(TwoInvalidMethods.class).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.isInstanceOf(InvalidLockDeclarationException.class)
+				.hasMessageContaining("2 invalid @DistributedLock declarations")
+				.hasMessageContaining("TwoInvalidMethods.first(Order)")
+				.hasMessageContaining("TwoInvalidMethods.second(Order)");
+		});
+	}
+
+	@Test
+	void typeLevelDeclarationIsCheckedForEveryPublicMethod() {
+		this.contextRunner.withBean(TypeLevelWithUnknownParameter.class).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.isInstanceOf(InvalidLockDeclarationException.class)
+				.hasMessageContaining("TypeLevelWithUnknownParameter.other(String)")
+				.hasMessageContaining("'#order'");
+		});
+	}
+
+	@Test
+	void validDeclarationsStartAndAreNotEvaluatedAtStartup() {
+		this.contextRunner.withBean(ValidDeclarations.class).run((context) -> {
+			assertThat(context).hasNotFailed();
+			ValidDeclarations bean = context.getBean(ValidDeclarations.class);
+			assertThat(bean.calls()).isEqualTo(0);
+			assertThat(bean.place(new Order("1"))).isEqualTo("1");
+			assertThat(bean.calls()).isEqualTo(1);
+		});
+	}
+
+	record Order(String id) {
+	}
+
+	static class UnparseableKey {
+
+		@DistributedLock(key = "#order.id +")
+		public String place(Order order) {
+			return order.id();
+		}
+
+	}
+
+	static class UnknownParameter {
+
+		@DistributedLock(key = "#ordr.id")
+		public String place(Order order) {
+			return order.id();
+		}
+
+	}
+
+	static class IndexOutOfRange {
+
+		@DistributedLock(key = "#p1")
+		public String place(Order order) {
+			return order.id();
+		}
+
+	}
+
+	static class UnknownBean {
+
+		@DistributedLock(key = "@missingBean.key(#order)")
+		public String place(Order order) {
+			return order.id();
+		}
+
+	}
+
+	static class BadTimeout {
+
+		@DistributedLock(key = "#order.id", timeout = "5 seconds")
+		public String place(Order order) {
+			return order.id();
+		}
+
+	}
+
+	static class NegativeTimeout {
+
+		@DistributedLock(key = "#order.id", timeout = "-1s")
+		public String place(Order order) {
+			return order.id();
+		}
+
+	}
+
+	static class UnresolvablePlaceholder {
+
+		@DistributedLock(key = "#order.id", timeout = "${missing.lock-timeout}")
+		public String place(Order order) {
+			return order.id();
+		}
+
+	}
+
+	static class MissingFallback {
+
+		@DistributedLock(key = "#order.id", fallbackMethod = "noSuchMethod")
+		public String place(Order order) {
+			return order.id();
+		}
+
+	}
+
+	static class WrongFallbackParameters {
+
+		@DistributedLock(key = "#order.id", fallbackMethod = "recover")
+		public String place(Order order) {
+			return order.id();
+		}
+
+		String recover(String id) {
+			return id;
+		}
+
+	}
+
+	static class WrongFallbackReturnType {
+
+		@DistributedLock(key = "#order.id", fallbackMethod = "recover")
+		public String place(Order order) {
+			return order.id();
+		}
+
+		Integer recover(Order order) {
+			return 0;
+		}
+
+	}
+
+	static class SkipOnPrimitive {
+
+		@DistributedLock(key = "#order.id", onTimeout = OnTimeout.SKIP)
+		public int count(Order order) {
+			return 1;
+		}
+
+	}
+
+	static class CompletableFutureReturn {
+
+		@DistributedLock(key = "#order.id")
+		public CompletableFuture<String> placeAsync(Order order) {
+			return CompletableFuture.completedFuture(order.id());
+		}
+
+	}
+
+	static class FutureReturn {
+
+		@DistributedLock(key = "#order.id")
+		public Future<String> placeLater(Order order) {
+			return CompletableFuture.completedFuture(order.id());
+		}
+
+	}
+
+	static class NoPermits {
+
+		@DistributedLock(key = "#order.id", mode = LockMode.SEMAPHORE, permits = 0)
+		public String place(Order order) {
+			return order.id();
+		}
+
+	}
+
+	static class PermitsWithoutSemaphore {
+
+		@DistributedLock(key = "#order.id", permits = 3)
+		public String place(Order order) {
+			return order.id();
+		}
+
+	}
+
+	static class TwoInvalidMethods {
+
+		@DistributedLock(key = "#nope")
+		public String first(Order order) {
+			return order.id();
+		}
+
+		@DistributedLock(key = "#order.id", timeout = "soon")
+		public String second(Order order) {
+			return order.id();
+		}
+
+	}
+
+	@DistributedLock(key = "#order.id")
+	static class TypeLevelWithUnknownParameter {
+
+		public String place(Order order) {
+			return order.id();
+		}
+
+		public String other(String id) {
+			return id;
+		}
+
+	}
+
+	static class ValidDeclarations {
+
+		final AtomicInteger calls = new AtomicInteger();
+
+		int calls() {
+			return this.calls.get();
+		}
+
+		@DistributedLock(key = "#order.id", timeout = "2s", fallbackMethod = "recover")
+		public String place(Order order) {
+			this.calls.incrementAndGet();
+			return order.id();
+		}
+
+		String recover(Order order) {
+			return "recovered";
+		}
+
+	}
+
+}

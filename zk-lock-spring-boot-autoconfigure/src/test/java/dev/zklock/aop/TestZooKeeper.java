@@ -1,0 +1,110 @@
+package dev.zklock.aop;
+
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.data.Stat;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
+
+/**
+ * One in-JVM ZooKeeper server shared by the lock tests, and the context runner
+ * they start from: a Curator client bean and a base path of their own.
+ */
+public final class TestZooKeeper {
+
+	private static TestingServer server;
+
+	private TestZooKeeper() {
+	}
+
+	public static synchronized String connectString() {
+		if (server == null) {
+			try {
+				server = new TestingServer(true);
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException("Could not start the test ZooKeeper server", ex);
+			}
+			Runtime.getRuntime().addShutdownHook(new Thread(TestZooKeeper::stop));
+		}
+		return server.getConnectString();
+	}
+
+	private static synchronized void stop() {
+		try {
+			server.close();
+		}
+		catch (Exception ex) {
+			// The JVM is exiting
+		}
+	}
+
+	public static CuratorFramework newClient() {
+		CuratorFramework client = CuratorFrameworkFactory.newClient(connectString(), 30_000, 10_000,
+				new RetryOneTime(100));
+		client.start();
+		try {
+			if (!client.blockUntilConnected(10, TimeUnit.SECONDS)) {
+				client.close();
+				throw new IllegalStateException("Test client did not connect to " + connectString());
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			client.close();
+			throw new IllegalStateException(ex);
+		}
+		return client;
+	}
+
+	/**
+	 * A runner with the lock auto-configuration, a Curator client and a fresh base
+	 * path.
+	 */
+	public static ApplicationContextRunner contextRunner() {
+		return new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class))
+			.withBean(CuratorFramework.class, TestZooKeeper::newClient, (definition) -> definition.setDestroyMethodName("close"))
+			.withPropertyValues("zk-lock.base-path=/aop-tests/" + UUID.randomUUID());
+	}
+
+	/**
+	 * Count the ephemeral nodes (held locks) under the path.
+	 */
+	public static int ephemeralNodes(CuratorFramework client, String path) throws Exception {
+		Stat stat = client.checkExists().forPath(path);
+		if (stat == null) {
+			return 0;
+		}
+		int count = (stat.getEphemeralOwner() != 0) ? 1 : 0;
+		List<String> children = client.getChildren().forPath(path);
+		for (String child : children) {
+			count += ephemeralNodes(client, path + "/" + child);
+		}
+		return count;
+	}
+
+	/**
+	 * Count every node under the path, the path itself excluded.
+	 */
+	public static int allNodes(CuratorFramework client, String path) throws Exception {
+		if (client.checkExists().forPath(path) == null) {
+			return 0;
+		}
+		int count = 0;
+		for (String child : client.getChildren().forPath(path)) {
+			count += 1 + allNodes(client, path + "/" + child);
+		}
+		return count;
+	}
+
+}
