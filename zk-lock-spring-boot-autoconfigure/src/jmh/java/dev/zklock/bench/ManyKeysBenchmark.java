@@ -97,7 +97,8 @@ public class ManyKeysBenchmark {
 			Thread.sleep(1_000);
 			left = znodes(client);
 		}
-		SweepReport.publish(new SweepReport(left, (System.nanoTime() - start) / 1e9));
+		IterationMetrics.publishMax("sweep.znodesLeft", left, "znodes");
+		IterationMetrics.publishMax("sweep.seconds", (System.nanoTime() - start) / 1e9, "s");
 	}
 
 	// The name node and its key nodes; lock nodes are gone once released

@@ -2,6 +2,7 @@ package dev.zklock.bench;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -19,10 +20,12 @@ import org.openjdk.jmh.results.ScalarResult;
  * <ul>
  * <li>{@code zk.ops} requests the server received per cycle (the server's
  * {@code zk_packets_received} delta over the cycles of every JVM);
+ * <li>{@code cpu.us} CPU time of this JVM per cycle of this JVM, in microseconds:
+ * every thread, garbage collection and JMH's own included;
  * <li>{@code handoff.p50}, {@code handoff.p99} in microseconds and
  * {@code acquisitions.ratio} (cycles of every JVM over this JVM's), for runs with
  * {@link HandoffProbe}s;
- * <li>{@code sweep.znodesLeft} and {@code sweep.seconds}, for the many-keys run.
+ * <li>whatever the benchmark itself published through {@link IterationMetrics}.
  * </ul>
  */
 public class ZooKeeperOpsProfiler implements InternalProfiler {
@@ -30,6 +33,8 @@ public class ZooKeeperOpsProfiler implements InternalProfiler {
 	private long packetsBefore;
 
 	private long boardBefore;
+
+	private long cpuBefore;
 
 	@Override
 	public String getDescription() {
@@ -39,14 +44,16 @@ public class ZooKeeperOpsProfiler implements InternalProfiler {
 	@Override
 	public void beforeIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams) {
 		HandoffProbe.drainAll();
-		SweepReport.take();
+		IterationMetrics.drain();
 		this.boardBefore = HandoffBoard.shared().acquisitions();
 		this.packetsBefore = packets();
+		this.cpuBefore = cpuNanos();
 	}
 
 	@Override
 	public Collection<? extends Result> afterIteration(BenchmarkParams benchmarkParams,
 			IterationParams iterationParams, IterationResult result) {
+		long cpu = cpuNanos() - this.cpuBefore;
 		long packets = packets() - this.packetsBefore;
 		long everyJvm = HandoffBoard.shared().acquisitions() - this.boardBefore;
 		HandoffProbe.Drained drained = HandoffProbe.drainAll();
@@ -54,6 +61,10 @@ public class ZooKeeperOpsProfiler implements InternalProfiler {
 		List<Result> results = new ArrayList<>();
 		if (cycles > 0) {
 			results.add(new ScalarResult("zk.ops", (double) packets / cycles, "ops/cycle", AggregationPolicy.AVG));
+		}
+		long ownCycles = result.getMetadata().getAllOps();
+		if (ownCycles > 0 && cpu > 0) {
+			results.add(new ScalarResult("cpu.us", cpu / 1_000.0 / ownCycles, "us/cycle", AggregationPolicy.AVG));
 		}
 		if (drained.acquisitions() > 0) {
 			results.add(new ScalarResult("acquisitions.ratio", (double) everyJvm / drained.acquisitions(), "x",
@@ -65,12 +76,15 @@ public class ZooKeeperOpsProfiler implements InternalProfiler {
 			results.add(new ScalarResult("handoff.samples", drained.handoffNanos().length, "#",
 					AggregationPolicy.SUM));
 		}
-		SweepReport sweep = SweepReport.take();
-		if (sweep != null) {
-			results.add(new ScalarResult("sweep.znodesLeft", sweep.znodesLeft(), "znodes", AggregationPolicy.MAX));
-			results.add(new ScalarResult("sweep.seconds", sweep.seconds(), "s", AggregationPolicy.MAX));
-		}
+		results.addAll(IterationMetrics.drain());
 		return results;
+	}
+
+	private static long cpuNanos() {
+		if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+			return os.getProcessCpuTime();
+		}
+		return -1;
 	}
 
 	private static long packets() {
