@@ -37,7 +37,7 @@ public class ManyKeysBenchmark {
 
 	private static final String NAME_PATH = BenchContext.BASE_PATH + "/many";
 
-	private static final long SWEEP_WAIT_MILLIS = TimeUnit.SECONDS.toMillis(200);
+	private static final long SWEEP_WAIT_MILLIS = TimeUnit.SECONDS.toMillis(300);
 
 	/**
 	 * Distinct keys per measured shot.
