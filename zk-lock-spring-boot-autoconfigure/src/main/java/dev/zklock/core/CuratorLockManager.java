@@ -137,6 +137,7 @@ public class CuratorLockManager implements LockManager {
 						logger.debug("Lock '{}' key '{}' not acquired within {}", name, KeyEncoder.abbreviate(key),
 								timeout);
 						releaseTaken(name, holds);
+						dropIfEmpty(slots);
 						return new CuratorLockHandle(this, name, keys, mode, List.of(), false);
 					}
 					slots.putIfAbsent(slotKey, slot);
@@ -155,6 +156,7 @@ public class CuratorLockManager implements LockManager {
 				ex.addSuppressed(releaseFailure);
 			}
 			finally {
+				dropIfEmpty(slots);
 				if (interrupted) {
 					Thread.currentThread().interrupt();
 				}
@@ -245,9 +247,7 @@ public class CuratorLockManager implements LockManager {
 				Map<SlotKey, LockSlot> slots = this.threadSlots.get();
 				if (slots != null) {
 					slots.remove(hold.slotKey(), slot);
-					if (slots.isEmpty()) {
-						this.threadSlots.remove();
-					}
+					dropIfEmpty(slots);
 				}
 			}
 		}
@@ -287,6 +287,13 @@ public class CuratorLockManager implements LockManager {
 			this.threadSlots.set(slots);
 		}
 		return slots;
+	}
+
+	// An idle thread keeps no map, so a discarded manager leaves nothing behind in pooled threads
+	private void dropIfEmpty(Map<SlotKey, LockSlot> slots) {
+		if (slots.isEmpty() && this.threadSlots.get() == slots) {
+			this.threadSlots.remove();
+		}
 	}
 
 	private void rejectUpgrade(LockSlot slot, String name, String key) {
