@@ -27,8 +27,10 @@ import dev.zklock.annotation.LockMode;
  * {@link KeyEncoder} into one safe path segment; a request without keys uses the
  * reserved segment {@link KeyEncoder#NO_KEY}. MUTEX uses {@code InterProcessMutex},
  * READ and WRITE one {@code InterProcessReadWriteLock}, SEMAPHORE
- * {@code InterProcessSemaphoreV2}. Each waiter watches only its predecessor, and
- * parent nodes are containers that ZooKeeper removes once empty. MUTEX,
+ * {@code InterProcessSemaphoreV2}. Each waiter watches one node (its predecessor;
+ * a reader, the writer ahead of it), so a release wakes one waiter, or the readers
+ * behind a writer. Parent nodes are containers that ZooKeeper removes once empty.
+ * MUTEX handles give a fencing token ({@link LockHandle#fencingToken()}). MUTEX,
  * READ/WRITE and SEMAPHORE on the same name and key are independent locks: use one
  * family per name.
  * <p>
