@@ -177,6 +177,17 @@ final class ServerProcess {
 	}
 
 	/**
+	 * Throw when the process has exited on its own, so that a wait for it ends at once.
+	 * @throws IllegalStateException when the process has exited
+	 */
+	void requireNotExited() {
+		Process current = this.process;
+		if (current != null && !current.isAlive()) {
+			throw new IllegalStateException("ZooKeeper server exited: " + diagnostics());
+		}
+	}
+
+	/**
 	 * Describe the process for an error message: its state and the end of its log.
 	 * @return the description
 	 */

@@ -348,8 +348,10 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
 		 * Wait until the member serves as leader or follower.
 		 */
 		public void awaitServing() {
-			Poll.until(this + " to serve", ZooKeeperEnsemble.this.startupTimeout, () -> mode().isServing(),
-					this.server::diagnostics);
+			Poll.until(this + " to serve", ZooKeeperEnsemble.this.startupTimeout, () -> {
+				this.server.requireNotExited();
+				return mode().isServing();
+			}, this.server::diagnostics);
 		}
 
 		@Override

@@ -178,8 +178,10 @@ public final class ZooKeeperProcess implements AutoCloseable {
 	 * Wait until the server answers {@code srvr} as a standalone server.
 	 */
 	public void awaitServing() {
-		Poll.until(this.server + " to serve on " + connectString(), this.startupTimeout,
-				() -> mode() == ServerMode.STANDALONE, this.server::diagnostics);
+		Poll.until(this.server + " to serve on " + connectString(), this.startupTimeout, () -> {
+			this.server.requireNotExited();
+			return mode() == ServerMode.STANDALONE;
+		}, this.server::diagnostics);
 	}
 
 	/**

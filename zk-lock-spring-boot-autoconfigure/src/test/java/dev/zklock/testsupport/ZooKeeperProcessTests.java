@@ -12,6 +12,7 @@ import org.apache.curator.framework.state.ConnectionState;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -61,6 +62,16 @@ class ZooKeeperProcessTests {
 			assertThat(TestClients.read(client, "/fixture/paused")).isEqualTo("before pause");
 			TestClients.writeAndRead(client, "/fixture/paused", "after resume");
 		}
+	}
+
+	@Test
+	void serverThatCannotStartIsReportedWithItsLog() {
+		long start = System.nanoTime();
+		assertThatIllegalStateException()
+			.isThrownBy(() -> ZooKeeperProcess.builder().jvmOptions(List.of("-XX:+NoSuchJvmOption")).start())
+			.withMessageContaining("exited with status")
+			.withMessageContaining("NoSuchJvmOption");
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
 	}
 
 	@Test
