@@ -37,7 +37,7 @@ import dev.zklock.core.LockManager;
  * {@link LockTemplate}: the lock manager, the advisor that locks annotated
  * methods, and the validator that checks their declarations at startup.
  */
-@AutoConfiguration(afterName = "dev.zklock.autoconfigure.ZkLockAutoConfiguration")
+@AutoConfiguration(after = ZkLockAutoConfiguration.class)
 @ConditionalOnClass({ CuratorFramework.class, InterProcessMutex.class })
 @ConditionalOnBean(CuratorFramework.class)
 @EnableConfigurationProperties(ZkLockProperties.class)
