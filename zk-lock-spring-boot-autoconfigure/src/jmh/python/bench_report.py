@@ -147,7 +147,9 @@ def many_keys_row(results):
     shot = micros(metric["score"], metric["scoreUnit"])
     ops = secondary(entry, "zk.ops")
     alloc = secondary(entry, "gc.alloc.rate.norm")
+    cpu = secondary(entry, "cpu.us")
     return {
+        "cpu": cpu / keys if cpu is not None else None,
         "keys": keys, "per_key": shot / keys, "ops": ops / keys if ops is not None else None,
         "alloc": alloc / keys if alloc is not None else None, "left": secondary(entry, "sweep.znodesLeft"),
         "sweep": secondary(entry, "sweep.seconds"),
@@ -307,14 +309,17 @@ def markdown(unc_rows, cont_rows, many, checks, info, results, sbs):
             ""]
     if many:
         out += ["## Many keys", "",
-                "| row | keys | time per key µs | ZooKeeper ops/key | allocated B/key | znodes left after the "
-                "container sweep | waited s |",
-                "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+                "| row | keys | time per key µs | ZooKeeper ops/key | allocated B/key | client CPU µs/key "
+                "| znodes left after the container sweep | waited s |",
+                "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
                 f"| @DistributedLock MUTEX, each key once | {many['keys']:,} | {fmt(many['per_key'])} | "
-                f"{fmt(many['ops'], 2)} | {fmt(many['alloc'])} | {fmt(many['left'])} | {fmt(many['sweep'])} |", "",
+                f"{fmt(many['ops'], 2)} | {fmt(many['alloc'])} | {fmt(many['cpu'])} | {fmt(many['left'])} | "
+                f"{fmt(many['sweep'])} |", "",
                 "ZooKeeper removes empty container nodes in a background sweep (every 60 s, at most 10,000 a minute, "
-                "with the server's defaults); the name node goes one sweep after its last key node. ZooKeeper ops/key "
-                "include the benchmark's own polling while it waits for the sweep.", ""]
+                "with the server's defaults); the name node goes one sweep after its last key node. A new key costs "
+                "more ZooKeeper operations than a known one because Curator creates its missing parent (checking "
+                "each path segment first); ops/key include the benchmark's polling while it waits for the sweep.",
+                ""]
     out += ["![cycle time and contended throughput](chart.svg)", ""]
     return "\n".join(out)
 

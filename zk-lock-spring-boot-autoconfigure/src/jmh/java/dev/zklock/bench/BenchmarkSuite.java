@@ -13,37 +13,43 @@ import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
+import dev.zklock.testsupport.ZooKeeperProcess;
+
 /**
  * Runs every benchmark in one JMH run against one ZooKeeper server in its own
  * JVM, and writes {@code jmh-result.json} and {@code run-info.json} (machine,
  * load, versions) for {@code bench_report.py}.
  * <p>
- * Arguments: the output directory, the working directory for the server, and
- * {@code full} or {@code quick} (1 × 1 s warm-up, 2 × 1 s measured, 1,000 keys),
- * optionally followed by regular expressions of the benchmarks to run.
+ * The server is the test fixture {@link ZooKeeperProcess} with ZooKeeper's
+ * defaults (forceSync on, tick time 2 s, container sweep every minute), given a
+ * server-sized heap and the JIT compiler a server would run with.
+ * <p>
+ * Arguments: the output directory and {@code full} or {@code quick} (1 × 1 s
+ * warm-up, 2 × 1 s measured, 1,000 keys), optionally followed by regular
+ * expressions of the benchmarks to run.
  */
 public final class BenchmarkSuite {
+
+	private static final List<String> SERVER_JVM_OPTIONS = List.of("-Xms512m", "-Xmx512m");
 
 	private BenchmarkSuite() {
 	}
 
 	/**
 	 * Run the suite.
-	 * @param args output directory, working directory, mode and filters
+	 * @param args output directory, mode and filters
 	 * @throws Exception when the server or a benchmark fails
 	 */
 	public static void main(String[] args) throws Exception {
 		Path output = Path.of(args[0]);
-		Path work = Path.of(args[1]);
-		List<String> mode = Arrays.stream(args).skip(2).flatMap((arg) -> Arrays.stream(arg.trim().split("\\s+")))
+		List<String> mode = Arrays.stream(args).skip(1).flatMap((arg) -> Arrays.stream(arg.trim().split("\\s+")))
 			.filter((arg) -> !arg.isEmpty())
 			.toList();
 		boolean quick = !mode.isEmpty() && mode.get(0).equals("quick");
 		List<String> filters = mode.stream().skip(mode.isEmpty() ? 0 : 1).toList();
 		Files.createDirectories(output);
-		Files.createDirectories(work);
 		RunInfo info = RunInfo.start(quick ? "quick" : "full");
-		try (ZooKeeperServerProcess server = ZooKeeperServerProcess.start(work)) {
+		try (ZooKeeperProcess server = ZooKeeperProcess.builder().jvmOptions(SERVER_JVM_OPTIONS).start()) {
 			info.zooKeeper(server.connectString());
 			ChainedOptionsBuilder options = new OptionsBuilder()
 				.addProfiler(GCProfiler.class)

@@ -71,6 +71,7 @@ final class ContenderProcess implements AutoCloseable {
 		if (Files.size(this.log) > 0 && Files.readString(this.log).contains("Exception")) {
 			throw new IllegalStateException("Contender JVM threads failed; see " + this.log);
 		}
+		Files.delete(this.log);
 	}
 
 }

@@ -1,13 +1,10 @@
 package dev.zklock.bench;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
+
+import dev.zklock.testsupport.FourLetterWords;
 
 /**
  * Reads a ZooKeeper server's counters with the {@code mntr} four-letter word.
@@ -52,24 +49,14 @@ public final class ZooKeeperMonitor {
 
 	/**
 	 * Send a four-letter word and read the whole answer.
-	 * @param connectString {@code host:port} of one server
+	 * @param connectString {@code 127.0.0.1:port} of one server
 	 * @param word the command, such as {@code ruok}
 	 * @return the answer
 	 * @throws IOException when the server does not answer
 	 */
 	public static String command(String connectString, String word) throws IOException {
-		int colon = connectString.lastIndexOf(':');
-		String host = connectString.substring(0, colon);
-		int port = Integer.parseInt(connectString.substring(colon + 1));
-		try (Socket socket = new Socket()) {
-			socket.connect(new InetSocketAddress(host, port), 5_000);
-			socket.setSoTimeout(5_000);
-			OutputStream out = socket.getOutputStream();
-			out.write(word.getBytes(StandardCharsets.US_ASCII));
-			out.flush();
-			InputStream in = socket.getInputStream();
-			return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-		}
+		int port = Integer.parseInt(connectString.substring(connectString.lastIndexOf(':') + 1));
+		return FourLetterWords.send(port, word);
 	}
 
 }
