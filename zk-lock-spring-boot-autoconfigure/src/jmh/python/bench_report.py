@@ -325,7 +325,7 @@ def markdown(unc_rows, cont_rows, many, checks, info, results, sbs):
 
 
 def svg_chart(unc_rows, cont_rows):
-    width, label_w, bar_w, row_h = 960, 430, 420, 22
+    width, label_w, bar_w, row_h = 1000, 430, 420, 22
     parts = []
     y = 30
 
