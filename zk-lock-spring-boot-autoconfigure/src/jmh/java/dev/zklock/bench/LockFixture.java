@@ -9,6 +9,7 @@ import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
 import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreV2;
 import org.apache.curator.framework.recipes.locks.Lease;
 import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 import org.openjdk.jmh.annotations.Level;
@@ -85,8 +86,11 @@ public class LockFixture {
 		this.service = this.context.service();
 		this.template = this.context.template();
 		this.zooKeeper = this.client.getZookeeperClient().getZooKeeper();
-		if (this.client.checkExists().forPath(RAW_PARENT) == null) {
+		try {
 			this.client.create().creatingParentsIfNeeded().forPath(RAW_PARENT);
+		}
+		catch (KeeperException.NodeExistsException ex) {
+			// made by an earlier fork, or by the other JVM of a two-JVM run
 		}
 		this.curatorMutex = new InterProcessMutex(this.client, CURATOR_MUTEX);
 		this.curatorReadWrite = new InterProcessReadWriteLock(this.client, CURATOR_RW);
