@@ -169,8 +169,10 @@ def side_by_side(results):
         figures["annotated/floor.p50"] = secondary(paired, "paired.annotated/floor.p50")
         figures["curator/floor.p50"] = secondary(paired, "paired.curator/floor.p50")
     if alternating:
-        figures["alt.zkLock"] = secondary(alternating, "alternating.zkLock")
-        figures["alt.curatorPerThread"] = secondary(alternating, "alternating.curatorPerThread")
+        for name in ("zkLock", "curatorPerThread"):
+            acquisitions = secondary(alternating, f"alternating.{name}.acquisitions")
+            seconds = secondary(alternating, f"alternating.{name}.seconds")
+            figures["alt." + name] = acquisitions / seconds if acquisitions and seconds else None
     return figures
 
 

@@ -41,6 +41,17 @@ final class IterationMetrics {
 	}
 
 	/**
+	 * Add a figure summed over the measured iterations. Use it for figures that
+	 * only some iterations publish: JMH averages over every iteration.
+	 * @param label the metric name
+	 * @param value the value
+	 * @param unit the unit
+	 */
+	static void publishSum(String label, double value, String unit) {
+		pending.add(new ScalarResult(label, value, unit, AggregationPolicy.SUM));
+	}
+
+	/**
 	 * Take every figure published since the last call.
 	 * @return the figures
 	 */
