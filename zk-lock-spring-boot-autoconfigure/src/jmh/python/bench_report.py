@@ -241,6 +241,23 @@ def verdict_text(verdict):
     return "PASS" if verdict else "FAIL"
 
 
+def settings(results):
+    """Iteration settings, the most common first, with the rows that differ."""
+    groups = {}
+    for name, entry in results.items():
+        if entry["mode"] == "ss":
+            key = f"{entry['warmupIterations']} warm-up and {entry['measurementIterations']} measured single shots"
+        else:
+            key = (f"{entry['warmupIterations']} x {entry['warmupTime']} warm-up, "
+                   f"{entry['measurementIterations']} x {entry['measurementTime']} measured")
+        groups.setdefault(key, []).append(name.split(".")[0])
+    ordered = sorted(groups.items(), key=lambda item: -len(item[1]))
+    parts = [ordered[0][0]]
+    for key, names in ordered[1:]:
+        parts.append(f"{', '.join(sorted(set(names)))}: {key}")
+    return "; ".join(parts)
+
+
 def plus_minus(row):
     return f"{fmt(row['rate'])} ± {fmt(row['error'])}" if row["error"] else fmt(row["rate"])
 
@@ -260,10 +277,9 @@ def markdown(unc_rows, cont_rows, many, checks, info, results, sbs):
                    "row uses one Curator client of a Spring context with zk-lock's auto-configuration.")
         out.append("")
     if sample:
-        out.append(f"JMH {sample['jmhVersion']}, {sample['forks']} fork, {sample['warmupIterations']} x "
-                   f"{sample['warmupTime']} warm-up, {sample['measurementIterations']} x {sample['measurementTime']} "
-                   "measured, all rows in one run. ZooKeeper operations are the server's `zk_packets_received` "
-                   "delta per cycle; allocation is JMH's gc profiler (`gc.alloc.rate.norm`).")
+        out.append(f"JMH {sample['jmhVersion']}, one fork per row, all rows in one run: {settings(results)}. "
+                   "ZooKeeper operations are the server's `zk_packets_received` delta per cycle; allocation is "
+                   "JMH's gc profiler (`gc.alloc.rate.norm`).")
         out.append("")
     out += ["## Targets", "", "| measure | target | measured | result |", "| --- | --- | --- | --- |"]
     for measure, target, measured, verdict in checks:
