@@ -163,7 +163,7 @@ def side_by_side(results):
     figures = {}
     if paired:
         for kind in ("floor", "curator", "annotated"):
-            figures[kind] = {q: secondary(paired, f"paired.{kind}.{q}") for q in ("p50", "p99", "mean")}
+            figures[kind] = {q: secondary(paired, f"paired.{kind}.{q}") for q in ("p50", "p99", "mean", "cpu")}
         figures["annotated/curator.p50"] = secondary(paired, "paired.annotated/curator.p50")
         figures["annotated/curator.mean"] = secondary(paired, "paired.annotated/curator.mean")
         figures["annotated/floor.p50"] = secondary(paired, "paired.annotated/floor.p50")
@@ -302,12 +302,15 @@ def markdown(unc_rows, cont_rows, many, checks, info, results, sbs):
                 "Curator cycle and one `@DistributedLock` cycle in turn, in rotating order; the alternating run "
                 "gives 32 threads zk-lock and raw Curator (one mutex per thread) in alternate iterations.", ""]
         if "annotated" in sbs:
-            out += ["| interleaved, one thread | median µs | p99 µs | mean µs |", "| --- | ---: | ---: | ---: |"]
+            out += ["| interleaved, one thread | median µs | p99 µs | mean µs | caller-thread CPU µs/cycle |",
+                    "| --- | ---: | ---: | ---: | ---: |"]
             for kind, label in (("floor", "Raw ZooKeeper create + delete"), ("curator", "Raw Curator InterProcessMutex"),
                                 ("annotated", "@DistributedLock MUTEX")):
                 fig = sbs[kind]
-                out.append(f"| {label} | {fmt(fig['p50'])} | {fmt(fig['p99'])} | {fmt(fig['mean'])} |")
-            out.append("")
+                out.append(f"| {label} | {fmt(fig['p50'])} | {fmt(fig['p99'])} | {fmt(fig['mean'])} | "
+                           f"{fmt(fig['cpu'])} |")
+            out += ["", "Caller-thread CPU is the CPU time of the thread that locks, so it leaves out ZooKeeper's "
+                    "client threads, garbage collection and the JIT: it is what the lock's own code costs.", ""]
         if sbs.get("alt.zkLock") is not None:
             out += ["| alternating, 32 threads, one key | acquisitions/s |", "| --- | ---: |",
                     f"| @DistributedLock (zk-lock) | {fmt(sbs['alt.zkLock'])} |",

@@ -29,7 +29,7 @@ import org.openjdk.jmh.runner.IterationType;
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 2, time = 2)
+@Warmup(iterations = 6, time = 2)
 @Measurement(iterations = 6, time = 2)
 @Fork(1)
 @Threads(32)

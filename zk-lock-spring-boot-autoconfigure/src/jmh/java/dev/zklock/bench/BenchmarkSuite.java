@@ -26,7 +26,8 @@ import dev.zklock.testsupport.ZooKeeperProcess;
  * <p>
  * Arguments: the output directory and {@code full} or {@code quick} (1 × 1 s
  * warm-up, 2 × 1 s measured, 1,000 keys), optionally followed by regular
- * expressions of the benchmarks to run.
+ * expressions of the benchmarks to run and {@code prof=NAME} for more JMH
+ * profilers (such as {@code prof=jfr}).
  */
 public final class BenchmarkSuite {
 
@@ -46,7 +47,10 @@ public final class BenchmarkSuite {
 			.filter((arg) -> !arg.isEmpty())
 			.toList();
 		boolean quick = !mode.isEmpty() && mode.get(0).equals("quick");
-		List<String> filters = mode.stream().skip(mode.isEmpty() ? 0 : 1).toList();
+		List<String> rest = mode.stream().skip(mode.isEmpty() ? 0 : 1).toList();
+		List<String> filters = rest.stream().filter((arg) -> !arg.startsWith("prof=")).toList();
+		List<String> profilers = rest.stream().filter((arg) -> arg.startsWith("prof=")).map((arg) -> arg.substring(5))
+			.toList();
 		Files.createDirectories(output);
 		RunInfo info = RunInfo.start(quick ? "quick" : "full");
 		try (ZooKeeperProcess server = ZooKeeperProcess.builder().jvmOptions(SERVER_JVM_OPTIONS).start()) {
@@ -62,6 +66,7 @@ public final class BenchmarkSuite {
 				options.include(BenchmarkSuite.class.getPackageName() + "\\..*");
 			}
 			filters.forEach(options::include);
+			profilers.forEach(options::addProfiler);
 			if (quick) {
 				options.warmupIterations(1)
 					.warmupTime(TimeValue.seconds(1))

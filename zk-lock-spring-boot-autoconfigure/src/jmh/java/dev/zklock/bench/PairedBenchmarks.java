@@ -1,5 +1,7 @@
 package dev.zklock.bench;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
@@ -22,11 +24,13 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code @DistributedLock} cycle, in rotating order, and times each. Load from
  * elsewhere on the machine then hits all three alike, so their ratios hold even
  * when the separate rows, measured one after the other, drift apart. Published as
- * {@code paired.<kind>.p50|p99|mean} (µs) and {@code paired.<a>/<b>.p50|mean}.
+ * {@code paired.<kind>.p50|p99|mean} (µs), {@code paired.<a>/<b>.p50|mean} and
+ * {@code paired.<kind>.cpu}: CPU time of the calling thread per cycle (µs), which
+ * leaves out ZooKeeper's client threads and is what the lock's own code costs.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 3, time = 2)
+@Warmup(iterations = 6, time = 3)
 @Measurement(iterations = 5, time = 2)
 @Fork(1)
 @Threads(1)
@@ -38,6 +42,10 @@ public class PairedBenchmarks {
 	private final long[][] samples = new long[KINDS.length][4096];
 
 	private final int[] counts = new int[KINDS.length];
+
+	private final long[] cpuNanos = new long[KINDS.length];
+
+	private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
 
 	private int turn;
 
@@ -52,13 +60,16 @@ public class PairedBenchmarks {
 		this.turn = (this.turn + 1) % KINDS.length;
 		for (int i = 0; i < KINDS.length; i++) {
 			int kind = (first + i) % KINDS.length;
+			long cpuStart = this.threads.getCurrentThreadCpuTime();
 			long start = System.nanoTime();
 			switch (kind) {
 				case 0 -> fixture.zooKeeperCreateDelete();
 				case 1 -> fixture.curatorMutex();
 				default -> fixture.service().mutex(LockFixture.KEY);
 			}
-			record(kind, System.nanoTime() - start);
+			long end = System.nanoTime();
+			this.cpuNanos[kind] += this.threads.getCurrentThreadCpuTime() - cpuStart;
+			record(kind, end - start);
 		}
 	}
 
@@ -71,10 +82,13 @@ public class PairedBenchmarks {
 		double[] means = new double[KINDS.length];
 		for (int kind = 0; kind < KINDS.length; kind++) {
 			long[] sorted = Arrays.copyOf(this.samples[kind], this.counts[kind]);
+			long cpu = this.cpuNanos[kind];
 			this.counts[kind] = 0;
+			this.cpuNanos[kind] = 0;
 			if (sorted.length == 0) {
 				return;
 			}
+			IterationMetrics.publish("paired." + KINDS[kind] + ".cpu", cpu / 1_000.0 / sorted.length, "us");
 			Arrays.sort(sorted);
 			medians[kind] = percentile(sorted, 50);
 			means[kind] = Arrays.stream(sorted).average().orElse(Double.NaN) / 1_000.0;

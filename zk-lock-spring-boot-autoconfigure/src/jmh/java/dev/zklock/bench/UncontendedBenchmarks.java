@@ -14,10 +14,15 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * One thread acquires and releases one key, over and over: the cost of a lock
  * cycle with nobody in the way. The sampled cycle times give the median and p99.
+ * <p>
+ * ZooKeeper syncs every write to disk, so a cycle takes about a millisecond and
+ * the JIT needs some ten thousand cycles to compile the lock path: hence the long
+ * warm-up, without which the rows with more code of their own look slower than
+ * they are once compiled.
  */
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 3, time = 2)
+@Warmup(iterations = 5, time = 2)
 @Measurement(iterations = 5, time = 2)
 @Fork(1)
 @Threads(1)
