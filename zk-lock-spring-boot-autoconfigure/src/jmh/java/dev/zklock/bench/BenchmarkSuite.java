@@ -26,8 +26,8 @@ import dev.zklock.testsupport.ZooKeeperProcess;
  * <p>
  * Arguments: the output directory and {@code full} or {@code quick} (1 × 1 s
  * warm-up, 2 × 1 s measured, 1,000 keys), optionally followed by regular
- * expressions of the benchmarks to run and {@code prof=NAME} for more JMH
- * profilers (such as {@code prof=jfr}).
+ * expressions of the benchmarks to run and {@code prof=NAME[:OPTIONS]} for more
+ * JMH profilers (such as {@code prof=jfr:dir=target/jfr}).
  */
 public final class BenchmarkSuite {
 
@@ -66,7 +66,15 @@ public final class BenchmarkSuite {
 				options.include(BenchmarkSuite.class.getPackageName() + "\\..*");
 			}
 			filters.forEach(options::include);
-			profilers.forEach(options::addProfiler);
+			for (String profiler : profilers) {
+				int colon = profiler.indexOf(':');
+				if (colon < 0) {
+					options.addProfiler(profiler);
+				}
+				else {
+					options.addProfiler(profiler.substring(0, colon), profiler.substring(colon + 1));
+				}
+			}
 			if (quick) {
 				options.warmupIterations(1)
 					.warmupTime(TimeValue.seconds(1))
