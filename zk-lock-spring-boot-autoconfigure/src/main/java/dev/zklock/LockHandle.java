@@ -36,6 +36,20 @@ public interface LockHandle extends AutoCloseable {
 	boolean isAcquired();
 
 	/**
+	 * A fencing token for the held lock: the creation zxid of this holder's lock
+	 * node. Tokens of successive holders of the same lock strictly increase, so a
+	 * resource that remembers the highest token it saw can reject writes from a
+	 * holder that lost the lock without noticing.
+	 * @return the fencing token
+	 * @throws IllegalStateException when the lock is not held
+	 * @throws UnsupportedOperationException when the lock does not provide tokens;
+	 * zk-lock provides them for {@link LockMode#MUTEX} locks on one key
+	 */
+	default long fencingToken() {
+		throw new UnsupportedOperationException("Lock '" + name() + "' does not provide fencing tokens");
+	}
+
+	/**
 	 * Release the lock if it is held. Never throws for a lock that is already
 	 * released.
 	 */

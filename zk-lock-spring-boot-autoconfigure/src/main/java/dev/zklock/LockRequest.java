@@ -1,6 +1,7 @@
 package dev.zklock;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -87,7 +88,7 @@ public record LockRequest(String name, List<String> keys, LockMode mode, int per
 		 * @return this builder
 		 */
 		public Builder keys(String... keys) {
-			this.keys = List.of(keys);
+			this.keys = Arrays.asList(keys);
 			return this;
 		}
 

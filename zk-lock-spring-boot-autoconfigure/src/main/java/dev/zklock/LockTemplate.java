@@ -1,5 +1,9 @@
 package dev.zklock;
 
+import java.lang.reflect.UndeclaredThrowableException;
+import java.util.Objects;
+
+import dev.zklock.core.KeyEncoder;
 import dev.zklock.core.LockManager;
 
 /**
@@ -19,15 +23,40 @@ public class LockTemplate {
 	}
 
 	/**
-	 * Run the callback while holding the request's lock.
+	 * Run the callback while holding the request's lock, and release the lock
+	 * afterwards whatever happens. Runtime exceptions and errors thrown by the
+	 * callback pass through unchanged; checked ones are wrapped in an
+	 * {@link UndeclaredThrowableException}. A failure to release is added as
+	 * suppressed to the callback's exception, or thrown when the callback succeeded.
 	 * @param <T> the result type
 	 * @param request what to lock
 	 * @param callback the work
 	 * @return the callback's result
 	 * @throws LockTimeoutException when the lock was not acquired in time
+	 * @throws LockException when ZooKeeper fails or the thread is interrupted while
+	 * waiting
 	 */
 	public <T> T execute(LockRequest request, LockCallback<T> callback) {
-		throw new UnsupportedOperationException("TODO");
+		Objects.requireNonNull(callback, "callback must not be null");
+		LockHandle handle = this.lockManager.acquire(request);
+		if (!handle.isAcquired()) {
+			throw timeout(request);
+		}
+		T result;
+		try {
+			result = callback.doWithLock();
+		}
+		catch (Throwable ex) {
+			try {
+				handle.close();
+			}
+			catch (RuntimeException releaseFailure) {
+				ex.addSuppressed(releaseFailure);
+			}
+			throw rethrow(ex);
+		}
+		handle.close();
+		return result;
 	}
 
 	/**
@@ -38,6 +67,25 @@ public class LockTemplate {
 	 */
 	public LockHandle tryAcquire(LockRequest request) {
 		return this.lockManager.acquire(request);
+	}
+
+	private LockTimeoutException timeout(LockRequest request) {
+		String keys = request.keys().isEmpty() ? "without keys"
+				: "for keys " + request.keys().stream().map(KeyEncoder::abbreviate).toList();
+		String timeout = (request.timeout() != null) ? request.timeout().toString() : "the default timeout";
+		return new LockTimeoutException("Lock '" + request.name() + "' " + keys + " in " + request.mode()
+				+ " mode was not acquired within " + timeout
+				+ "; another holder has it. Raise the timeout or handle LockTimeoutException");
+	}
+
+	private static RuntimeException rethrow(Throwable ex) {
+		if (ex instanceof RuntimeException runtimeException) {
+			return runtimeException;
+		}
+		if (ex instanceof Error error) {
+			throw error;
+		}
+		return new UndeclaredThrowableException(ex);
 	}
 
 }

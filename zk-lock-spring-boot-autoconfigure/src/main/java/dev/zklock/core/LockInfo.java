@@ -1,0 +1,22 @@
+package dev.zklock.core;
+
+import java.time.Instant;
+
+import dev.zklock.annotation.LockMode;
+
+/**
+ * A snapshot of one lock that this process holds or awaits, for one key.
+ *
+ * @param name the lock name
+ * @param key the key, or {@code null} for a lock without keys
+ * @param path the ZooKeeper path of the lock
+ * @param mode the mode the lock was requested in
+ * @param threadName the name of the thread holding or awaiting the lock
+ * @param threadId the id of that thread
+ * @param since when the thread started waiting, or acquired the lock
+ * @param state whether the lock is held or awaited
+ */
+public record LockInfo(String name, String key, String path, LockMode mode, String threadName, long threadId,
+		Instant since, LockState state) {
+
+}

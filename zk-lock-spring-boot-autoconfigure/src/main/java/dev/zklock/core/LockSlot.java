@@ -1,0 +1,103 @@
+package dev.zklock.core;
+
+import java.util.EnumMap;
+import java.util.Map;
+
+import dev.zklock.annotation.LockMode;
+
+/**
+ * One lock path as seen by one thread: the Curator recipe instance created for the
+ * outermost acquisition, and how many times the thread entered it per mode. Only
+ * the owning thread touches a slot.
+ */
+abstract class LockSlot {
+
+	private final String name;
+
+	private final String key;
+
+	private final String path;
+
+	private final Map<LockMode, Integer> counts = new EnumMap<>(LockMode.class);
+
+	private final Map<LockMode, LockRegistry.Entry> entries = new EnumMap<>(LockMode.class);
+
+	LockSlot(String name, String key, String path) {
+		this.name = name;
+		this.key = key;
+		this.path = path;
+	}
+
+	String name() {
+		return this.name;
+	}
+
+	String key() {
+		return this.key;
+	}
+
+	String path() {
+		return this.path;
+	}
+
+	int count(LockMode mode) {
+		return this.counts.getOrDefault(mode, 0);
+	}
+
+	void enter(LockMode mode) {
+		this.counts.merge(mode, 1, Integer::sum);
+	}
+
+	/**
+	 * Leave once.
+	 * @param mode the mode
+	 * @return whether that was the outermost exit for the mode
+	 */
+	boolean exit(LockMode mode) {
+		int left = count(mode) - 1;
+		if (left > 0) {
+			this.counts.put(mode, left);
+			return false;
+		}
+		this.counts.remove(mode);
+		return true;
+	}
+
+	boolean isEmpty() {
+		return this.counts.isEmpty();
+	}
+
+	void entry(LockMode mode, LockRegistry.Entry entry) {
+		this.entries.put(mode, entry);
+	}
+
+	LockRegistry.Entry removeEntry(LockMode mode) {
+		return this.entries.remove(mode);
+	}
+
+	/**
+	 * Acquire in ZooKeeper; called only when the thread does not hold the mode yet.
+	 * @param mode the mode
+	 * @param waitMillis longest wait, 0 to try once
+	 * @return whether the lock was acquired
+	 * @throws Exception on ZooKeeper failure or interruption
+	 */
+	abstract boolean acquire(LockMode mode, long waitMillis) throws Exception;
+
+	/**
+	 * Release in ZooKeeper; called at the outermost exit of the mode.
+	 * @param mode the mode
+	 * @throws Exception on ZooKeeper failure
+	 */
+	abstract void release(LockMode mode) throws Exception;
+
+	/**
+	 * The fencing token of the held lock.
+	 * @return the token
+	 * @throws Exception on ZooKeeper failure
+	 */
+	long fencingToken() throws Exception {
+		throw new UnsupportedOperationException("Lock '" + this.name + "' provides fencing tokens only in MUTEX mode");
+	}
+
+}

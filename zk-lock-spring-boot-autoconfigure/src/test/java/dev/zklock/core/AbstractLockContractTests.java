@@ -1,0 +1,221 @@
+package dev.zklock.core;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.zklock.LockException;
+import dev.zklock.LockHandle;
+import dev.zklock.LockRequest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The contract every lock kind must meet, run against a real in-JVM ZooKeeper.
+ * Subclasses say how to build the lock under test and a request it excludes.
+ */
+abstract class AbstractLockContractTests extends AbstractZooKeeperTests {
+
+	private static final int THREADS = 16;
+
+	private static final int ROUNDS_PER_THREAD = 15;
+
+	/**
+	 * The lock under test.
+	 */
+	protected abstract LockRequest.Builder lock(String key);
+
+	/**
+	 * A request that the lock under test excludes, and is excluded by.
+	 */
+	protected LockRequest.Builder excluder(String key) {
+		return lock(key);
+	}
+
+	/**
+	 * Whether two holders of {@link #lock(String)} may overlap (readers).
+	 */
+	protected boolean sharedAmongThemselves() {
+		return false;
+	}
+
+	/**
+	 * How many ephemeral nodes one holder of {@link #lock(String)} owns.
+	 */
+	protected int nodesPerHold() {
+		return 1;
+	}
+
+	@Test
+	void excludesUnderContention(@TempDir Path dir) throws Exception {
+		Path counter = dir.resolve("counter");
+		Files.writeString(counter, "0");
+		AtomicInteger tornReads = new AtomicInteger();
+		AtomicInteger writes = new AtomicInteger();
+		CyclicBarrier start = new CyclicBarrier(THREADS);
+		ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+		try {
+			List<Future<?>> futures = new ArrayList<>();
+			for (int t = 0; t < THREADS; t++) {
+				boolean writer = (t % 2 == 1) || !sharedAmongThemselves();
+				LockRequest request = ((t % 2 == 1) ? excluder("shared") : lock("shared")).build();
+				futures.add(pool.submit(() -> {
+					start.await();
+					for (int i = 0; i < ROUNDS_PER_THREAD; i++) {
+						try (LockHandle handle = this.manager.acquire(request)) {
+							assertThat(handle.isAcquired()).isTrue();
+							int before = Integer.parseInt(Files.readString(counter));
+							Thread.sleep(1);
+							if (writer) {
+								Files.writeString(counter, Integer.toString(before + 1));
+								writes.incrementAndGet();
+							}
+							else if (Integer.parseInt(Files.readString(counter)) != before) {
+								tornReads.incrementAndGet();
+							}
+						}
+					}
+					return null;
+				}));
+			}
+			for (Future<?> future : futures) {
+				future.get(90, TimeUnit.SECONDS);
+			}
+		}
+		finally {
+			pool.shutdownNow();
+		}
+		assertThat(Integer.parseInt(Files.readString(counter))).isEqualTo(writes.get());
+		assertThat(writes.get()).isEqualTo(
+				sharedAmongThemselves() ? THREADS / 2 * ROUNDS_PER_THREAD : THREADS * ROUNDS_PER_THREAD);
+		assertThat(tornReads).hasValue(0);
+		assertThat(ephemeralNodes()).isEmpty();
+	}
+
+	@Test
+	void timeoutReturnsNotAcquired() throws Exception {
+		try (BackgroundHolder holder = BackgroundHolder.hold(this.manager, lock("k").build())) {
+			long start = System.nanoTime();
+			try (LockHandle handle = this.manager.acquire(excluder("k").timeout(Duration.ofMillis(300)).build())) {
+				long elapsedMillis = (System.nanoTime() - start) / 1_000_000;
+				assertThat(handle.isAcquired()).isFalse();
+				assertThat(elapsedMillis).isBetween(290L, 10_000L);
+			}
+			assertThat(ephemeralNodes()).hasSize(nodesPerHold());
+		}
+		assertThat(ephemeralNodes()).isEmpty();
+		assertThat(this.manager.getRegistry().snapshot()).isEmpty();
+	}
+
+	@Test
+	void zeroTimeoutTriesOnceWithoutWaiting() throws Exception {
+		try (LockHandle free = this.manager.acquire(lock("k").timeout(Duration.ZERO).build())) {
+			assertThat(free.isAcquired()).isTrue();
+		}
+		try (BackgroundHolder holder = BackgroundHolder.hold(this.manager, lock("k").build())) {
+			long start = System.nanoTime();
+			try (LockHandle handle = this.manager.acquire(excluder("k").timeout(Duration.ZERO).build())) {
+				assertThat(handle.isAcquired()).isFalse();
+			}
+			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+			assertThat(ephemeralNodes()).hasSize(nodesPerHold());
+		}
+	}
+
+	@Test
+	void closeReleasesForOtherThreads() throws Exception {
+		LockHandle handle = this.manager.acquire(lock("k").build());
+		assertThat(handle.isAcquired()).isTrue();
+		assertThat(acquireInOtherThread(excluder("k").timeout(Duration.ZERO).build())).isFalse();
+		handle.close();
+		assertThat(handle.isAcquired()).isFalse();
+		handle.close();
+		assertThat(acquireInOtherThread(excluder("k").timeout(Duration.ZERO).build())).isTrue();
+	}
+
+	@Test
+	void removesNodeAfterRelease() throws Exception {
+		try (LockHandle handle = this.manager.acquire(lock("k").build())) {
+			assertThat(handle.isAcquired()).isTrue();
+			assertThat(ephemeralNodes()).hasSize(nodesPerHold())
+				.allSatisfy((path) -> assertThat(path).startsWith(this.basePath + "/"));
+			assertThat(this.manager.getRegistry().snapshot()).hasSize(nodesPerHold())
+				.allSatisfy((info) -> assertThat(info.state()).isEqualTo(LockState.HELD));
+		}
+		assertThat(ephemeralNodes()).isEmpty();
+		assertThat(this.manager.getRegistry().snapshot()).isEmpty();
+		assertThat(this.manager.getRegistry().heldCount()).isZero();
+	}
+
+	@Test
+	void interruptWhileWaitingRemovesNodeAndKeepsFlag() throws Exception {
+		try (BackgroundHolder holder = BackgroundHolder.hold(this.manager, lock("k").build())) {
+			CompletableFuture<Throwable> failure = new CompletableFuture<>();
+			CompletableFuture<Boolean> flagKept = new CompletableFuture<>();
+			Thread waiter = new Thread(() -> {
+				try (LockHandle handle = this.manager.acquire(excluder("k").timeout(Duration.ofSeconds(60)).build())) {
+					failure.complete(null);
+				}
+				catch (Throwable ex) {
+					failure.complete(ex);
+				}
+				flagKept.complete(Thread.currentThread().isInterrupted());
+			}, "waiter");
+			waiter.start();
+			await().atMost(Duration.ofSeconds(20)).until(() -> ZooKeeperTestSupport.isWaitingInRecipe(waiter));
+			assertThat(ephemeralNodes()).hasSizeGreaterThan(nodesPerHold());
+			waiter.interrupt();
+			assertThat(failure.get(20, TimeUnit.SECONDS)).isInstanceOf(LockException.class)
+				.hasMessageContaining("Interrupted");
+			assertThat(flagKept.get(5, TimeUnit.SECONDS)).isTrue();
+			assertThat(ephemeralNodes()).hasSize(nodesPerHold());
+			assertThat(this.manager.getRegistry().waitingCount()).isZero();
+		}
+		assertThat(ephemeralNodes()).isEmpty();
+	}
+
+	@Test
+	void reentersThreeDeepWithOneNodeAndReleasesAtOutermostClose() throws Exception {
+		LockHandle outer = this.manager.acquire(lock("k").build());
+		LockHandle middle = this.manager.acquire(lock("k").build());
+		LockHandle inner = this.manager.acquire(lock("k").timeout(Duration.ZERO).build());
+		assertThat(List.of(outer, middle, inner)).allSatisfy((handle) -> assertThat(handle.isAcquired()).isTrue());
+		assertThat(ephemeralNodes()).hasSize(nodesPerHold());
+		assertThat(this.manager.getRegistry().heldCount()).isEqualTo(nodesPerHold());
+		inner.close();
+		middle.close();
+		assertThat(ephemeralNodes()).hasSize(nodesPerHold());
+		assertThat(acquireInOtherThread(excluder("k").timeout(Duration.ZERO).build())).isFalse();
+		outer.close();
+		assertThat(ephemeralNodes()).isEmpty();
+		assertThat(acquireInOtherThread(excluder("k").timeout(Duration.ZERO).build())).isTrue();
+	}
+
+	@Test
+	void interruptedThreadFailsFastWithoutCreatingNodes() {
+		Thread.currentThread().interrupt();
+		try {
+			assertThatExceptionOfType(LockException.class).isThrownBy(() -> this.manager.acquire(lock("k").build()))
+				.withMessageContaining("interrupted");
+			assertThat(Thread.currentThread().isInterrupted()).isTrue();
+		}
+		finally {
+			Thread.interrupted();
+		}
+	}
+
+}

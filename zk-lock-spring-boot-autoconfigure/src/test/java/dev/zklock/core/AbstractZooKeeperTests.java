@@ -1,0 +1,68 @@
+package dev.zklock.core;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+
+import dev.zklock.LockHandle;
+import dev.zklock.LockRequest;
+
+/**
+ * One in-JVM ZooKeeper server and client per test class, and a fresh manager on
+ * its own base path per test.
+ */
+abstract class AbstractZooKeeperTests {
+
+	protected static TestingServer server;
+
+	protected static CuratorFramework client;
+
+	protected CuratorLockManager manager;
+
+	protected String basePath;
+
+	@BeforeAll
+	static void startZooKeeper() throws Exception {
+		server = new TestingServer(true);
+		client = ZooKeeperTestSupport.startClient(server.getConnectString());
+	}
+
+	@AfterAll
+	static void stopZooKeeper() throws Exception {
+		client.close();
+		server.close();
+	}
+
+	@BeforeEach
+	void createManager() {
+		this.basePath = "/test-" + UUID.randomUUID();
+		this.manager = new CuratorLockManager(client, this.basePath, Duration.ofSeconds(30));
+	}
+
+	protected boolean acquireInOtherThread(LockRequest request) throws Exception {
+		CompletableFuture<Boolean> result = new CompletableFuture<>();
+		Thread thread = new Thread(() -> {
+			try (LockHandle handle = this.manager.acquire(request)) {
+				result.complete(handle.isAcquired());
+			}
+			catch (Throwable ex) {
+				result.completeExceptionally(ex);
+			}
+		});
+		thread.start();
+		return result.get(30, TimeUnit.SECONDS);
+	}
+
+	protected List<String> ephemeralNodes() throws Exception {
+		return ZooKeeperTestSupport.ephemeralNodes(client, this.basePath);
+	}
+
+}

@@ -1,0 +1,93 @@
+package dev.zklock.core;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+
+import dev.zklock.LockHandle;
+import dev.zklock.LockRequest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Several keys locked together.
+ */
+class MultiKeyTests extends AbstractZooKeeperTests {
+
+	private static final int ROUNDS = 1_000;
+
+	private int counter;
+
+	@Test
+	void oppositeKeyOrdersNeverDeadlock() throws Exception {
+		CyclicBarrier start = new CyclicBarrier(2);
+		long begin = System.nanoTime();
+		CompletableFuture<Void> ab = CompletableFuture.runAsync(() -> rounds(start, "a", "b"));
+		CompletableFuture<Void> ba = CompletableFuture.runAsync(() -> rounds(start, "b", "a"));
+		CompletableFuture.allOf(ab, ba).get(120, TimeUnit.SECONDS);
+		long millis = (System.nanoTime() - begin) / 1_000_000;
+		System.out.printf("multi-key: %d rounds of {a,b} against {b,a} in %d ms (%.0f acquisitions/s)%n", ROUNDS,
+				millis, 2_000.0 * ROUNDS / millis);
+		assertThat(this.counter).isEqualTo(2 * ROUNDS);
+		assertThat(ephemeralNodes()).isEmpty();
+	}
+
+	private void rounds(CyclicBarrier start, String... keys) {
+		try {
+			start.await();
+			LockRequest request = LockRequest.named("transfer").keys(keys).timeout(Duration.ofSeconds(30)).build();
+			for (int i = 0; i < ROUNDS; i++) {
+				try (LockHandle handle = this.manager.acquire(request)) {
+					assertThat(handle.isAcquired()).isTrue();
+					this.counter = this.counter + 1;
+				}
+			}
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	@Test
+	void takesAllKeysOrNone() throws Exception {
+		try (BackgroundHolder holder = BackgroundHolder.hold(this.manager, LockRequest.named("transfer").keys("b").build())) {
+			try (LockHandle handle = this.manager
+				.acquire(LockRequest.named("transfer").keys("b", "a").timeout(Duration.ofMillis(200)).build())) {
+				assertThat(handle.isAcquired()).isFalse();
+			}
+			assertThat(ephemeralNodes()).containsExactly(this.manager.pathFor("transfer", "b") + "/"
+					+ client.getChildren().forPath(this.manager.pathFor("transfer", "b")).get(0));
+			assertThat(acquireInOtherThread(LockRequest.named("transfer").keys("a").timeout(Duration.ZERO).build()))
+				.isTrue();
+		}
+	}
+
+	@Test
+	void locksSortedDistinctKeys() throws Exception {
+		try (LockHandle handle = this.manager.acquire(LockRequest.named("transfer").keys("c", "a", "c", "b").build())) {
+			assertThat(handle.keys()).containsExactly("a", "b", "c");
+			assertThat(ephemeralNodes()).hasSize(3);
+			assertThat(this.manager.getRegistry().snapshot()).extracting(LockInfo::key)
+				.containsExactlyInAnyOrder("a", "b", "c");
+		}
+	}
+
+	@Test
+	void lockWithoutKeysUsesReservedSegment() throws Exception {
+		try (LockHandle handle = this.manager.acquire(LockRequest.named("report").build())) {
+			assertThat(handle.keys()).isEmpty();
+			String path = this.basePath + "/report/" + KeyEncoder.NO_KEY;
+			assertThat(this.manager.pathFor("report", null)).isEqualTo(path);
+			assertThat(client.getChildren().forPath(path)).hasSize(1);
+			assertThat(acquireInOtherThread(LockRequest.named("report").timeout(Duration.ZERO).build())).isFalse();
+			assertThat(acquireInOtherThread(LockRequest.named("report").keys("#nokey").timeout(Duration.ZERO).build()))
+				.isTrue();
+		}
+		assertThat(List.copyOf(ephemeralNodes())).isEmpty();
+	}
+
+}

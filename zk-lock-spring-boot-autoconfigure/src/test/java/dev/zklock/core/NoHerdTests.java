@@ -1,0 +1,172 @@
+package dev.zklock.core;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.apache.curator.drivers.AdvancedTracerDriver;
+import org.apache.curator.drivers.EventTrace;
+import org.apache.curator.drivers.OperationTrace;
+import org.apache.curator.framework.recipes.locks.InterProcessMutex;
+import org.apache.curator.utils.DefaultTracerDriver;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import dev.zklock.LockHandle;
+import dev.zklock.LockRequest;
+import dev.zklock.annotation.LockMode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * One release wakes one waiter, not all of them. A waiter that wakes re-reads the
+ * lock's children, so the test counts the distinct threads that call
+ * {@code getChildren} after the release, with a Curator tracer. The control test
+ * shows the measure catches a herd: one InterProcessMutex shared by all threads.
+ */
+class NoHerdTests extends AbstractZooKeeperTests {
+
+	private static final int WAITERS = 20;
+
+	private final ChildrenReaders readers = new ChildrenReaders();
+
+	@BeforeEach
+	void installTracer() {
+		client.getZookeeperClient().setTracerDriver(this.readers);
+	}
+
+	@AfterEach
+	void removeTracer() {
+		client.getZookeeperClient().setTracerDriver(new DefaultTracerDriver());
+	}
+
+	/**
+	 * SEMAPHORE wakes two: the waiter that gets the lease, then the next waiter for
+	 * the semaphore's internal mutex, which it releases.
+	 */
+	@ParameterizedTest
+	@CsvSource({ "MUTEX, 1", "WRITE, 1", "SEMAPHORE, 2" })
+	void releaseWakesOnlyTheNextWaiter(LockMode mode, int expectedWoken) throws Exception {
+		LockRequest request = LockRequest.named("herd").keys("k").mode(mode).timeout(Duration.ofSeconds(60)).build();
+		AtomicInteger acquired = new AtomicInteger();
+		CountDownLatch finish = new CountDownLatch(1);
+		List<Thread> waiters = new ArrayList<>();
+		try (BackgroundHolder holder = BackgroundHolder.hold(this.manager, request)) {
+			for (int i = 0; i < WAITERS; i++) {
+				Thread waiter = new Thread(() -> {
+					try (LockHandle handle = this.manager.acquire(request)) {
+						if (handle.isAcquired()) {
+							acquired.incrementAndGet();
+							finish.await();
+						}
+					}
+					catch (InterruptedException ex) {
+						Thread.currentThread().interrupt();
+					}
+				}, "waiter-" + i);
+				waiters.add(waiter);
+				waiter.start();
+			}
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> waiters.stream().allMatch(ZooKeeperTestSupport::isWaitingInRecipe));
+			this.readers.start(this.basePath);
+		}
+		await().atMost(Duration.ofSeconds(10)).until(() -> acquired.get() == 1);
+		await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5))
+			.until(() -> this.readers.threads().size() == expectedWoken && acquired.get() == 1);
+		finish.countDown();
+		for (Thread waiter : waiters) {
+			waiter.join(30_000);
+		}
+		assertThat(acquired).hasValue(WAITERS);
+	}
+
+	@Test
+	void controlSharedRecipeInstanceWakesEveryWaiter() throws Exception {
+		String path = this.basePath + "/shared";
+		InterProcessMutex shared = new InterProcessMutex(client, path);
+		CountDownLatch held = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		Thread holder = new Thread(() -> {
+			try {
+				shared.acquire();
+				held.countDown();
+				release.await();
+				shared.release();
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException(ex);
+			}
+		});
+		holder.start();
+		assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
+		List<Thread> waiters = new ArrayList<>();
+		for (int i = 0; i < WAITERS; i++) {
+			Thread waiter = new Thread(() -> {
+				try {
+					shared.acquire();
+					shared.release();
+				}
+				catch (Exception ex) {
+					throw new IllegalStateException(ex);
+				}
+			});
+			waiters.add(waiter);
+			waiter.start();
+		}
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> waiters.stream().allMatch(ZooKeeperTestSupport::isWaitingInRecipe));
+		this.readers.start(this.basePath);
+		release.countDown();
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.readers.threads().size() >= WAITERS);
+		for (Thread waiter : waiters) {
+			waiter.join(30_000);
+		}
+	}
+
+	/**
+	 * Records which threads read the children of a lock path once started.
+	 */
+	static final class ChildrenReaders extends AdvancedTracerDriver {
+
+		private final AtomicBoolean started = new AtomicBoolean();
+
+		private final Set<String> threads = ConcurrentHashMap.newKeySet();
+
+		private volatile String root = "/";
+
+		void start(String root) {
+			this.root = root;
+			this.threads.clear();
+			this.started.set(true);
+		}
+
+		Set<String> threads() {
+			return this.threads;
+		}
+
+		@Override
+		public void addTrace(OperationTrace trace) {
+			if (this.started.get() && trace.getName().contains("GetChildren") && trace.getPath() != null
+					&& trace.getPath().startsWith(this.root)) {
+				this.threads.add(Thread.currentThread().getName());
+			}
+		}
+
+		@Override
+		public void addEvent(EventTrace trace) {
+		}
+
+	}
+
+}

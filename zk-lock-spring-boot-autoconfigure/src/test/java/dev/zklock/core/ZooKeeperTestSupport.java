@@ -1,0 +1,94 @@
+package dev.zklock.core;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
+
+/**
+ * Small helpers for the core tests: a started client and tree listings.
+ */
+final class ZooKeeperTestSupport {
+
+	private ZooKeeperTestSupport() {
+	}
+
+	static CuratorFramework startClient(String connectString) throws InterruptedException {
+		CuratorFramework client = CuratorFrameworkFactory.builder()
+			.connectString(connectString)
+			.retryPolicy(new ExponentialBackoffRetry(50, 3))
+			.sessionTimeoutMs(15_000)
+			.connectionTimeoutMs(5_000)
+			.build();
+		client.start();
+		if (!client.blockUntilConnected(10, java.util.concurrent.TimeUnit.SECONDS)) {
+			throw new IllegalStateException("Could not connect to " + connectString);
+		}
+		return client;
+	}
+
+	/**
+	 * Every path under (and including) the given one, depth first.
+	 */
+	static List<String> tree(CuratorFramework client, String root) throws Exception {
+		List<String> paths = new ArrayList<>();
+		collect(client, root, paths);
+		return paths;
+	}
+
+	private static void collect(CuratorFramework client, String path, List<String> paths) throws Exception {
+		List<String> children;
+		try {
+			children = client.getChildren().forPath(path);
+		}
+		catch (KeeperException.NoNodeException ex) {
+			return;
+		}
+		paths.add(path);
+		for (String child : children) {
+			collect(client, ZKPaths.makePath(path, child), paths);
+		}
+	}
+
+	/**
+	 * The ephemeral nodes (lock nodes, leases) under a path.
+	 */
+	static List<String> ephemeralNodes(CuratorFramework client, String root) throws Exception {
+		List<String> ephemerals = new ArrayList<>();
+		for (String path : tree(client, root)) {
+			Stat stat = client.checkExists().forPath(path);
+			if (stat != null && stat.getEphemeralOwner() != 0) {
+				ephemerals.add(path);
+			}
+		}
+		return ephemerals;
+	}
+
+	/**
+	 * Whether a thread is parked inside a Curator lock recipe, waiting for a
+	 * watch, rather than running or waiting for a ZooKeeper response.
+	 */
+	static boolean isWaitingInRecipe(Thread thread) {
+		Thread.State state = thread.getState();
+		if (state != Thread.State.WAITING && state != Thread.State.TIMED_WAITING) {
+			return false;
+		}
+		StackTraceElement[] stack = thread.getStackTrace();
+		Set<String> recipeMethods = Set.of("internalLockLoop", "internalAcquire1Lease");
+		boolean inRecipe = Arrays.stream(stack)
+			.anyMatch((frame) -> frame.getClassName().startsWith("org.apache.curator.framework.recipes.locks.")
+					&& recipeMethods.contains(frame.getMethodName()));
+		boolean inZooKeeperCall = Arrays.stream(stack)
+			.anyMatch((frame) -> frame.getClassName().startsWith("org.apache.zookeeper."));
+		return inRecipe && !inZooKeeperCall && stack.length > 0 && stack[0].getClassName().equals("java.lang.Object")
+				&& stack[0].getMethodName().equals("wait");
+	}
+
+}
