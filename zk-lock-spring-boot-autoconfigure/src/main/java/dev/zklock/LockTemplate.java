@@ -75,7 +75,8 @@ public class LockTemplate {
 		String timeout = (request.timeout() != null) ? request.timeout().toString() : "the default timeout";
 		return new LockTimeoutException("Lock '" + request.name() + "' " + keys + " in " + request.mode()
 				+ " mode was not acquired within " + timeout
-				+ "; another holder has it. Raise the timeout or handle LockTimeoutException");
+				+ "; it is held elsewhere (or all its permits are taken). Raise the timeout or handle "
+				+ "LockTimeoutException");
 	}
 
 	private static RuntimeException rethrow(Throwable ex) {

@@ -27,8 +27,10 @@ import dev.zklock.annotation.LockMode;
  * {@link KeyEncoder} into one safe path segment; a request without keys uses the
  * reserved segment {@link KeyEncoder#NO_KEY}. MUTEX uses {@code InterProcessMutex},
  * READ and WRITE one {@code InterProcessReadWriteLock}, SEMAPHORE
- * {@code InterProcessSemaphoreV2}. Each waiter watches only its predecessor, and
- * parent nodes are containers that ZooKeeper removes once empty. MUTEX,
+ * {@code InterProcessSemaphoreV2}. Each waiter watches one node (its predecessor;
+ * a reader, the writer ahead of it), so a release wakes one waiter, or the readers
+ * behind a writer. Parent nodes are containers that ZooKeeper removes once empty.
+ * MUTEX handles give a fencing token ({@link LockHandle#fencingToken()}). MUTEX,
  * READ/WRITE and SEMAPHORE on the same name and key are independent locks: use one
  * family per name.
  * <p>
@@ -137,6 +139,7 @@ public class CuratorLockManager implements LockManager {
 						logger.debug("Lock '{}' key '{}' not acquired within {}", name, KeyEncoder.abbreviate(key),
 								timeout);
 						releaseTaken(name, holds);
+						dropIfEmpty(slots);
 						return new CuratorLockHandle(this, name, keys, mode, List.of(), false);
 					}
 					slots.putIfAbsent(slotKey, slot);
@@ -155,6 +158,7 @@ public class CuratorLockManager implements LockManager {
 				ex.addSuppressed(releaseFailure);
 			}
 			finally {
+				dropIfEmpty(slots);
 				if (interrupted) {
 					Thread.currentThread().interrupt();
 				}
@@ -245,9 +249,7 @@ public class CuratorLockManager implements LockManager {
 				Map<SlotKey, LockSlot> slots = this.threadSlots.get();
 				if (slots != null) {
 					slots.remove(hold.slotKey(), slot);
-					if (slots.isEmpty()) {
-						this.threadSlots.remove();
-					}
+					dropIfEmpty(slots);
 				}
 			}
 		}
@@ -287,6 +289,13 @@ public class CuratorLockManager implements LockManager {
 			this.threadSlots.set(slots);
 		}
 		return slots;
+	}
+
+	// An idle thread keeps no map, so a discarded manager leaves nothing behind in pooled threads
+	private void dropIfEmpty(Map<SlotKey, LockSlot> slots) {
+		if (slots.isEmpty() && this.threadSlots.get() == slots) {
+			this.threadSlots.remove();
+		}
 	}
 
 	private void rejectUpgrade(LockSlot slot, String name, String key) {

@@ -12,6 +12,7 @@ import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Several keys locked together.
@@ -63,6 +64,32 @@ class MultiKeyTests extends AbstractZooKeeperTests {
 					+ client.getChildren().forPath(this.manager.pathFor("transfer", "b")).get(0));
 			assertThat(acquireInOtherThread(LockRequest.named("transfer").keys("a").timeout(Duration.ZERO).build()))
 				.isTrue();
+		}
+	}
+
+	@Test
+	void keysShareOneTimeoutBudget() throws Exception {
+		Thread briefHolder = new Thread(() -> {
+			try (LockHandle handle = this.manager.acquire(LockRequest.named("transfer").keys("a").build())) {
+				Thread.sleep(1_000);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		});
+		try (BackgroundHolder holder = BackgroundHolder.hold(this.manager, LockRequest.named("transfer").keys("b").build())) {
+			briefHolder.start();
+			await().until(() -> this.manager.getRegistry().heldCount() == 2);
+			long start = System.nanoTime();
+			try (LockHandle handle = this.manager
+				.acquire(LockRequest.named("transfer").keys("a", "b").timeout(Duration.ofMillis(1_500)).build())) {
+				assertThat(handle.isAcquired()).isFalse();
+			}
+			// a fresh budget per key would take at least 1,000 + 1,500 ms
+			assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofMillis(1_490),
+					Duration.ofMillis(2_300));
+			briefHolder.join(10_000);
+			assertThat(ephemeralNodes()).hasSize(1);
 		}
 	}
 

@@ -33,6 +33,7 @@ import static org.awaitility.Awaitility.await;
  * lock's children, so the test counts the distinct threads that call
  * {@code getChildren} after the release, with a Curator tracer. The control test
  * shows the measure catches a herd: one InterProcessMutex shared by all threads.
+ * The same tracer counts ZooKeeper operations per acquisition under contention.
  */
 class NoHerdTests extends AbstractZooKeeperTests {
 
@@ -92,6 +93,49 @@ class NoHerdTests extends AbstractZooKeeperTests {
 	}
 
 	@Test
+	void contendedMutexCostsAFewOperationsPerAcquisition() throws Exception {
+		int threads = 32;
+		int rounds = 20;
+		LockRequest request = LockRequest.named("hot").keys("k").timeout(Duration.ofSeconds(60)).build();
+		CountDownLatch start = new CountDownLatch(1);
+		List<Thread> workers = new ArrayList<>();
+		AtomicInteger acquisitions = new AtomicInteger();
+		for (int i = 0; i < threads; i++) {
+			Thread worker = new Thread(() -> {
+				try {
+					start.await();
+					for (int round = 0; round < rounds; round++) {
+						try (LockHandle handle = this.manager.acquire(request)) {
+							if (handle.isAcquired()) {
+								acquisitions.incrementAndGet();
+							}
+						}
+					}
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			});
+			workers.add(worker);
+			worker.start();
+		}
+		this.readers.start(this.basePath);
+		long begin = System.nanoTime();
+		start.countDown();
+		for (Thread worker : workers) {
+			worker.join(120_000);
+		}
+		long millis = Math.max(1, (System.nanoTime() - begin) / 1_000_000);
+		double operationsPerAcquisition = (double) this.readers.operations() / acquisitions.get();
+		System.out.printf("no-herd: %d threads, %d acquisitions of one MUTEX in %d ms (%.0f/s), "
+				+ "%.1f ZooKeeper operations per acquisition%n", threads, acquisitions.get(), millis,
+				acquisitions.get() * 1000.0 / millis, operationsPerAcquisition);
+		assertThat(acquisitions).hasValue(threads * rounds);
+		// create, getChildren, getData (watch), getChildren after the wake-up, delete
+		assertThat(operationsPerAcquisition).isLessThan(8);
+	}
+
+	@Test
 	void controlSharedRecipeInstanceWakesEveryWaiter() throws Exception {
 		String path = this.basePath + "/shared";
 		InterProcessMutex shared = new InterProcessMutex(client, path);
@@ -143,11 +187,14 @@ class NoHerdTests extends AbstractZooKeeperTests {
 
 		private final Set<String> threads = ConcurrentHashMap.newKeySet();
 
+		private final AtomicInteger operations = new AtomicInteger();
+
 		private volatile String root = "/";
 
 		void start(String root) {
 			this.root = root;
 			this.threads.clear();
+			this.operations.set(0);
 			this.started.set(true);
 		}
 
@@ -155,10 +202,17 @@ class NoHerdTests extends AbstractZooKeeperTests {
 			return this.threads;
 		}
 
+		int operations() {
+			return this.operations.get();
+		}
+
 		@Override
 		public void addTrace(OperationTrace trace) {
-			if (this.started.get() && trace.getName().contains("GetChildren") && trace.getPath() != null
-					&& trace.getPath().startsWith(this.root)) {
+			if (!this.started.get() || trace.getPath() == null || !trace.getPath().startsWith(this.root)) {
+				return;
+			}
+			this.operations.incrementAndGet();
+			if (trace.getName().contains("GetChildren")) {
 				this.threads.add(Thread.currentThread().getName());
 			}
 		}
