@@ -52,6 +52,7 @@ final class JavaProcess implements AutoCloseable {
 		List<String> command = new ArrayList<>();
 		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
 		command.add("-XX:TieredStopAtLevel=1");
+		command.add("-XX:+UseSerialGC");
 		command.add("-cp");
 		command.add(System.getProperty("java.class.path"));
 		command.add(mainClass.getName());

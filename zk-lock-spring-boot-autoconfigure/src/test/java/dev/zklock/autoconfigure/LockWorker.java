@@ -1,10 +1,12 @@
 package dev.zklock.autoconfigure;
 
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 
 import org.apache.curator.framework.CuratorFramework;
 
@@ -27,13 +29,19 @@ import dev.zklock.core.CuratorLockManager;
  * and reports on standard output. It prints {@code WAITING}, then {@code ACQUIRED},
  * {@code NOT_ACQUIRED} or {@code FAILED <message>}; once acquired, it holds the lock
  * until it reads {@code RELEASE}, then prints {@code RELEASED}. Properties come as
- * {@code --name=value} arguments or environment variables.
+ * {@code --name=value} arguments or environment variables. It halts when its standard
+ * input closes, so it never outlives the test JVM.
  */
 @SpringBootConfiguration(proxyBeanMethods = false)
 @ImportAutoConfiguration(ZkLockAutoConfiguration.class)
 class LockWorker {
 
+	private static final CountDownLatch release = new CountDownLatch(1);
+
 	public static void main(String[] args) throws Exception {
+		Thread input = new Thread(LockWorker::readInput, "worker-input");
+		input.setDaemon(true);
+		input.start();
 		SpringApplication application = new SpringApplication(LockWorker.class);
 		application.setWebApplicationType(WebApplicationType.NONE);
 		application.setBannerMode(Banner.Mode.OFF);
@@ -54,7 +62,7 @@ class LockWorker {
 					return;
 				}
 				report("ACQUIRED");
-				awaitRelease();
+				release.await();
 			}
 			catch (LockException ex) {
 				report("FAILED " + ex.getMessage().replace('\n', ' '));
@@ -64,14 +72,19 @@ class LockWorker {
 		}
 	}
 
-	private static void awaitRelease() throws Exception {
-		BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-		String line;
-		while ((line = in.readLine()) != null) {
-			if (line.equals("RELEASE")) {
-				return;
+	private static void readInput() {
+		try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+			String line;
+			while ((line = in.readLine()) != null) {
+				if (line.equals("RELEASE")) {
+					release.countDown();
+				}
 			}
 		}
+		catch (IOException ex) {
+			// a broken pipe means the same as end of input
+		}
+		Runtime.getRuntime().halt(97);
 	}
 
 	private static void report(String line) {

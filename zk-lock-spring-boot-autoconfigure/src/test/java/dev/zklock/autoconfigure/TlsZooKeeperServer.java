@@ -11,6 +11,8 @@ import java.util.Map;
 import org.apache.zookeeper.server.NettyServerCnxnFactory;
 import org.apache.zookeeper.server.ZooKeeperServerMain;
 
+import dev.zklock.testsupport.ParentWatchdog;
+
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -49,7 +51,9 @@ final class TlsZooKeeperServer implements AutoCloseable {
 				""".formatted(data, port, NettyServerCnxnFactory.class.getName(), certificates.serverKeyStore(),
 				certificates.password(), certificates.trustStore(), certificates.password());
 		Path configFile = Files.writeString(dir.resolve("zoo.cfg"), config);
-		JavaProcess process = JavaProcess.start(ZooKeeperServerMain.class, Map.of(), configFile.toString());
+		// the watchdog halts the server when the test JVM goes away
+		JavaProcess process = JavaProcess.start(ParentWatchdog.class, Map.of(), ZooKeeperServerMain.class.getName(),
+				configFile.toString());
 		TlsZooKeeperServer server = new TlsZooKeeperServer(process, port);
 		try {
 			await().atMost(Duration.ofSeconds(60)).until(server::isListening);
