@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
+import org.apache.zookeeper.client.ZKClientConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,9 +36,19 @@ final class CuratorStartup {
 
 	private final ZkLockProperties properties;
 
-	CuratorStartup(String connectString, ZkLockProperties properties) {
+	private final ZKClientConfig clientConfig;
+
+	/**
+	 * Create a startup for one client.
+	 * @param connectString the connection string the client uses
+	 * @param properties the zk-lock properties
+	 * @param clientConfig the client's ZooKeeper configuration, or {@code null} for
+	 * ZooKeeper's default one
+	 */
+	CuratorStartup(String connectString, ZkLockProperties properties, ZKClientConfig clientConfig) {
 		this.connectString = connectString;
 		this.properties = properties;
+		this.clientConfig = clientConfig;
 	}
 
 	void start(CuratorFramework client) {
@@ -51,7 +62,7 @@ final class CuratorStartup {
 			return;
 		}
 		// a late first connection is often a TLS mistake that no amount of waiting fixes
-		ZooKeeperTlsException tlsProblem = new ZooKeeperTlsProbe(this.connectString, this.properties.getTls())
+		ZooKeeperTlsException tlsProblem = new ZooKeeperTlsProbe(this.connectString, this.clientConfig)
 			.probe(max(remaining(deadline), MIN_PROBE_TIME));
 		if ((tlsProblem == null) ? awaitConnection(client, remaining(deadline))
 				: client.getZookeeperClient().isConnected()) {

@@ -30,9 +30,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Finds out whether TLS is why the client has not connected yet. With TLS on, it loads
- * the client's key and trust stores and makes one TLS handshake with each server of
- * the connection string, with the client's own settings. With TLS off, it checks
+ * Finds out whether TLS is why the client has not connected yet, from the client's own
+ * {@link ZKClientConfig}, whether zk-lock's properties, a customizer or system
+ * properties made it. With TLS on, it loads the key and trust stores and makes one
+ * TLS handshake with each server of the connection string. With TLS off, it checks
  * whether the servers answer a TLS hello with a certificate. A server that is down or
  * slow proves nothing; one that accepts the probe clears TLS.
  */
@@ -52,11 +53,17 @@ final class ZooKeeperTlsProbe {
 
 	private final String connectString;
 
-	private final ZkLockProperties.Tls tls;
+	private final ZKClientConfig clientConfig;
 
-	ZooKeeperTlsProbe(String connectString, ZkLockProperties.Tls tls) {
+	/**
+	 * Create a probe.
+	 * @param connectString the servers to probe
+	 * @param clientConfig the client's configuration, or {@code null} for ZooKeeper's
+	 * default one (from system properties)
+	 */
+	ZooKeeperTlsProbe(String connectString, ZKClientConfig clientConfig) {
 		this.connectString = connectString;
-		this.tls = tls;
+		this.clientConfig = (clientConfig != null) ? clientConfig : new ZKClientConfig();
 	}
 
 	/**
@@ -68,16 +75,16 @@ final class ZooKeeperTlsProbe {
 	ZooKeeperTlsException probe(Duration timeout) {
 		long deadline = System.nanoTime() + timeout.toNanos();
 		List<InetSocketAddress> servers = new ConnectStringParser(this.connectString).getServerAddresses();
-		return this.tls.isEnabled() ? probeTls(servers, deadline) : probePlain(servers, deadline);
+		boolean secure = this.clientConfig.getBoolean(ZKClientConfig.SECURE_CLIENT);
+		return secure ? probeTls(servers, deadline) : probePlain(servers, deadline);
 	}
 
 	private ZooKeeperTlsException probeTls(List<InetSocketAddress> servers, long deadline) {
 		try (ClientX509Util x509 = new ClientX509Util()) {
-			ZKClientConfig config = ZooKeeperTlsClientConfig.create(this.tls);
-			boolean verifyHostname = x509.isServerHostnameVerificationEnabled(config);
+			boolean verifyHostname = x509.isServerHostnameVerificationEnabled(this.clientConfig);
 			SSLContextAndOptions context;
 			try {
-				context = x509.createSSLContextAndOptions(config);
+				context = x509.createSSLContextAndOptions(this.clientConfig);
 			}
 			catch (X509Exception.SSLContextException ex) {
 				return unusableStore(ex);

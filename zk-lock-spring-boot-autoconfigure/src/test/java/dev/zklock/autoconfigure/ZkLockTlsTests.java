@@ -151,6 +151,24 @@ class ZkLockTlsTests {
 	}
 
 	@Test
+	void probesTheTlsSettingsACustomizerMade() {
+		ZkLockProperties.Tls tls = new ZkLockProperties.Tls();
+		tls.setTrustStore(certificates.otherTrustStore().toString());
+		tls.setTrustStorePassword(certificates.password());
+		tls.setKeyStore(certificates.clientKeyStore().toString());
+		tls.setKeyStorePassword(certificates.password());
+		this.runner
+			.withBean(CuratorFrameworkBuilderCustomizer.class,
+					() -> (builder) -> builder.zkClientConfig(ZooKeeperTlsClientConfig.create(tls)))
+			.withPropertyValues("zk-lock.connect-string=" + server.connectString(), "zk-lock.startup.wait=30s")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(tlsCause(context.getStartupFailure())).isInstanceOf(ZooKeeperTlsException.class)
+					.hasMessageContaining("'zk-lock.tls.trust-store' does not trust the server's certificate");
+			});
+	}
+
+	@Test
 	void failsAtOnceWhenTlsIsOnWithoutATrustStore() {
 		long start = System.nanoTime();
 		this.runner.withPropertyValues("zk-lock.connect-string=" + server.connectString(), "zk-lock.startup.wait=30s",

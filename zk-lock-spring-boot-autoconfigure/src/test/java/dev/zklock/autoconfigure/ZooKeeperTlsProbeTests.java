@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ZooKeeperTlsProbeTests {
 
-	private final ZooKeeperTlsProbe probe = new ZooKeeperTlsProbe("zk1:2281", new ZkLockProperties.Tls());
+	private final ZooKeeperTlsProbe probe = new ZooKeeperTlsProbe("zk1:2281", null);
 
 	@Test
 	void untrustedServerCertificateNamesTheTrustStore() {
@@ -63,8 +63,7 @@ class ZooKeeperTlsProbeTests {
 	@Test
 	void serversThatAreNotListeningProveNothing() {
 		int port = LocalZooKeeper.freePort();
-		ZkLockProperties.Tls plain = new ZkLockProperties.Tls();
-		assertThat(new ZooKeeperTlsProbe("127.0.0.1:" + port, plain).probe(Duration.ofSeconds(2))).isNull();
+		assertThat(new ZooKeeperTlsProbe("127.0.0.1:" + port, null).probe(Duration.ofSeconds(2))).isNull();
 	}
 
 	private static SSLHandshakeException handshake(String message, Throwable cause) {
