@@ -62,10 +62,10 @@ final class CuratorStartup {
 			return;
 		}
 		// a late first connection is often a TLS mistake that no amount of waiting fixes
-		ZooKeeperTlsException tlsProblem = new ZooKeeperTlsProbe(this.connectString, this.clientConfig)
-			.probe(max(remaining(deadline), MIN_PROBE_TIME));
-		if ((tlsProblem == null) ? awaitConnection(client, remaining(deadline))
-				: client.getZookeeperClient().isConnected()) {
+		ZooKeeperTlsException tlsProblem = probeTls(max(remaining(deadline), MIN_PROBE_TIME));
+		boolean connected = (tlsProblem != null) ? client.getZookeeperClient().isConnected()
+				: awaitConnection(client, remaining(deadline));
+		if (connected) {
 			reporter.report(client);
 			return;
 		}
@@ -83,6 +83,16 @@ final class CuratorStartup {
 		logger.warn("zk-lock: not connected to ZooKeeper at {} within {} (zk-lock.startup.wait); starting anyway "
 				+ "because zk-lock.startup.fail-fast=false. The client keeps retrying in the background and locks "
 				+ "fail until it connects.", this.connectString, ZkLockPropertiesValidator.format(wait));
+	}
+
+	private ZooKeeperTlsException probeTls(Duration timeout) {
+		try {
+			return new ZooKeeperTlsProbe(this.connectString, this.clientConfig).probe(timeout);
+		}
+		catch (RuntimeException ex) {
+			logger.debug("zk-lock: could not probe TLS at {}", this.connectString, ex);
+			return null;
+		}
 	}
 
 	private boolean awaitConnection(CuratorFramework client, Duration wait) {

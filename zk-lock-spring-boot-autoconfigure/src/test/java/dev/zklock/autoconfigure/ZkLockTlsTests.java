@@ -151,6 +151,15 @@ class ZkLockTlsTests {
 	}
 
 	@Test
+	void failsFastOnAWrongKeyStorePassword() {
+		List<String> properties = new ArrayList<>(List.of(tls(certificates.trustStore(), true)));
+		properties.add("zk-lock.tls.key-store-password=not-the-password");
+		ZooKeeperTlsException failure = startAndFail(properties.toArray(String[]::new));
+		assertThat(failure.getProperty()).isEqualTo("zk-lock.tls.key-store-password");
+		assertThat(analyze(failure).getDescription()).contains("TLS cannot start: the key store could not be loaded");
+	}
+
+	@Test
 	void probesTheTlsSettingsACustomizerMade() {
 		ZkLockProperties.Tls tls = new ZkLockProperties.Tls();
 		tls.setTrustStore(certificates.otherTrustStore().toString());
