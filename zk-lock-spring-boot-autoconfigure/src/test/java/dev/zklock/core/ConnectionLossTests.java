@@ -27,6 +27,7 @@ import dev.zklock.LockHandle;
 import dev.zklock.LockLossReason;
 import dev.zklock.LockLostException;
 import dev.zklock.LockRequest;
+import dev.zklock.LockTemplate;
 import dev.zklock.annotation.LockMode;
 import dev.zklock.testsupport.ZooKeeperSessions;
 
@@ -226,6 +227,24 @@ class ConnectionLossTests {
 			assertThat(handle.isHeld()).isTrue();
 		}
 		assertThat(this.losses).isEmpty();
+	}
+
+	@Test
+	void templateThrowsWhenTheCallbackReturnsAfterItsLockWasLost() throws Exception {
+		start(new StandardConnectionStateErrorPolicy());
+		LockTemplate template = new LockTemplate(this.manager);
+		assertThatExceptionOfType(LockLostException.class)
+			.isThrownBy(() -> template.execute(request(LockMode.WRITE), () -> {
+				LockContext lock = LockContext.current();
+				ZooKeeperSessions.expire(this.client);
+				await().atMost(WAIT).until(() -> state() == LockState.LOST);
+				assertThat(lock.isHeld()).isFalse();
+				return "stale";
+			}))
+			.withMessageContaining("'orders' key '42'")
+			.withMessageContaining("was lost (SESSION_LOST)");
+		assertThat(this.manager.getRegistry().snapshot()).isEmpty();
+		assertThat(LockContext.find()).isEmpty();
 	}
 
 	private void start(ConnectionStateErrorPolicy policy) throws Exception {
