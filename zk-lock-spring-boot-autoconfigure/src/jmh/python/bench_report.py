@@ -345,7 +345,7 @@ def markdown(unc_rows, cont_rows, many, checks, info, results, sbs):
     return "\n".join(out)
 
 
-def svg_chart(unc_rows, cont_rows):
+def svg_chart(unc_rows, cont_rows, info):
     width, label_w, bar_w, row_h = 1000, 430, 420, 22
     parts = []
     y = 30
@@ -384,6 +384,12 @@ def svg_chart(unc_rows, cont_rows):
         parts.append(f'<rect x="{label_w}" y="{y - row_h + 6}" width="{w:.1f}" height="{row_h - 8}" '
                      f'fill="{COLORS[row["key"]]}"/>')
         text(label_w + w + 6, y - 6, f"{row['rate']:,.0f}", 11)
+    if info:
+        y += 34
+        text(10, y, f"{info.get('started', '?')[:16].replace('T', ' ')} UTC, {info.get('cpu', '?')}, "
+             f"{info.get('cores', '?')} cores; load average before {info.get('loadBefore', '?').split()[0]}, after "
+             f"{info.get('loadAfter', '?').split()[0]}; ZooKeeper {info.get('zookeeper', '?').split('-')[0]}, "
+             "forceSync on, separate JVM", 11, fill="#555")
     height = y + 20
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
             f'viewBox="0 0 {width} {height}" font-family="Helvetica, Arial, sans-serif">'
@@ -405,7 +411,7 @@ def main(argv):
     with open(os.path.join(directory, "results.md"), "w", encoding="utf-8") as f:
         f.write(markdown(unc_rows, cont_rows, many, checks, info, results, sbs))
     with open(os.path.join(directory, "chart.svg"), "w", encoding="utf-8") as f:
-        f.write(svg_chart(unc_rows, cont_rows))
+        f.write(svg_chart(unc_rows, cont_rows, info))
     print(f"Wrote {os.path.join(directory, 'results.md')} and {os.path.join(directory, 'chart.svg')}")
     for measure, target, measured, verdict in checks:
         print(f"  {verdict_text(verdict):>12}  {measure}: {measured} (target {target})")

@@ -63,16 +63,20 @@ public class AlternatingBenchmarks {
 
 		private volatile int current;
 
-		private int iterations;
+		private int warmups;
+
+		private int measurements;
 
 		private long start;
 
 		/**
-		 * Pick the next contestant.
+		 * Pick the next contestant; the measured iterations start the order afresh.
+		 * @param iteration the iteration about to run
 		 */
 		@Setup(Level.Iteration)
-		public void next() {
-			this.current = ORDER[this.iterations++ % ORDER.length];
+		public void next(IterationParams iteration) {
+			int index = (iteration.getType() == IterationType.MEASUREMENT) ? this.measurements++ : this.warmups++;
+			this.current = ORDER[index % ORDER.length];
 			this.acquisitions.reset();
 			this.start = System.nanoTime();
 		}
