@@ -1,9 +1,12 @@
 package dev.zklock.testsupport;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -12,6 +15,8 @@ import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryNTimes;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
+
+import org.springframework.util.FileSystemUtils;
 
 /**
  * A real in-JVM ZooKeeper server on 127.0.0.1 that a test can stop and restart on
@@ -27,8 +32,11 @@ public final class StoppableZooKeeper implements AutoCloseable {
 
 	private final TestingServer server;
 
-	private StoppableZooKeeper(TestingServer server) {
+	private final Path workDirectory;
+
+	private StoppableZooKeeper(TestingServer server, Path workDirectory) {
 		this.server = server;
+		this.workDirectory = workDirectory;
 	}
 
 	/**
@@ -37,13 +45,25 @@ public final class StoppableZooKeeper implements AutoCloseable {
 	 */
 	public static StoppableZooKeeper start() {
 		try {
-			InstanceSpec spec = new InstanceSpec(null, freePort(), -1, -1, true, -1, TICK_TIME_MILLIS, -1,
+			Path workDirectory = workDirectory();
+			File dataDirectory = (workDirectory != null) ? workDirectory.resolve("data").toFile() : null;
+			InstanceSpec spec = new InstanceSpec(dataDirectory, freePort(), -1, -1, true, -1, TICK_TIME_MILLIS, -1,
 					Map.of("clientPortAddress", "127.0.0.1"), "127.0.0.1");
-			return new StoppableZooKeeper(new TestingServer(spec, true));
+			return new StoppableZooKeeper(new TestingServer(spec, true), workDirectory);
 		}
 		catch (Exception ex) {
 			throw new IllegalStateException("Could not start a test ZooKeeper server", ex);
 		}
+	}
+
+	// In memory where the machine has a tmpfs: the server's fsync per write is then
+	// free. The server also writes its configuration file next to its data.
+	private static Path workDirectory() throws IOException {
+		Path shm = Path.of("/dev/shm");
+		if (Files.isDirectory(shm) && Files.isWritable(shm)) {
+			return Files.createTempDirectory(shm, "zk-lock-test-");
+		}
+		return null;
 	}
 
 	public String connectString() {
@@ -105,6 +125,9 @@ public final class StoppableZooKeeper implements AutoCloseable {
 	public void close() {
 		try {
 			this.server.close();
+			if (this.workDirectory != null) {
+				FileSystemUtils.deleteRecursively(this.workDirectory);
+			}
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
