@@ -10,6 +10,7 @@ import org.apache.curator.framework.CuratorFramework;
 import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
 import dev.zklock.core.CuratorLockManager;
+import dev.zklock.core.LockManager;
 
 /**
  * Another application instance: its own ZooKeeper session and lock manager on the
@@ -37,7 +38,20 @@ public final class OtherInstance implements AutoCloseable {
 	 * @return the holder, once the lock is held
 	 */
 	public Holder hold(LockRequest request, String threadName) throws InterruptedException {
-		Holder holder = new Holder(this.manager, request, threadName);
+		return hold(this.manager, request, threadName);
+	}
+
+	/**
+	 * Hold a lock of the given manager in a new thread until the returned holder is
+	 * closed.
+	 * @param manager the manager to lock with
+	 * @param request what to lock
+	 * @param threadName the name of the holding thread
+	 * @return the holder, once the lock is held
+	 */
+	public static Holder hold(LockManager manager, LockRequest request, String threadName)
+			throws InterruptedException {
+		Holder holder = new Holder(manager, request, threadName);
 		if (!holder.acquired.await(15, TimeUnit.SECONDS) || holder.failure.get() != null) {
 			holder.close();
 			throw new IllegalStateException("Could not hold " + request, holder.failure.get());
@@ -63,7 +77,7 @@ public final class OtherInstance implements AutoCloseable {
 
 		private final Thread thread;
 
-		Holder(CuratorLockManager manager, LockRequest request, String threadName) {
+		Holder(LockManager manager, LockRequest request, String threadName) {
 			this.thread = new Thread(() -> {
 				try (LockHandle handle = manager.acquire(request)) {
 					if (!handle.isAcquired()) {
