@@ -48,14 +48,15 @@ public class LockHoldMonitor implements AutoCloseable {
 	 * Create a new monitor; {@link #start()} starts it.
 	 * @param registry supplies the registry to check, or {@code null} when there is
 	 * none
-	 * @param threshold how long a lock may be held before it is reported
+	 * @param threshold how long a lock may be held before it is reported, or
+	 * {@code null} to check nothing
 	 * @param listeners supplies the listeners told about long holds
 	 */
 	public LockHoldMonitor(Supplier<LockRegistry> registry, Duration threshold,
 			Supplier<List<LockEventListener>> listeners) {
 		this.registry = Objects.requireNonNull(registry, "registry must not be null");
-		this.threshold = Objects.requireNonNull(threshold, "threshold must not be null");
-		if (threshold.isNegative() || threshold.isZero()) {
+		this.threshold = threshold;
+		if (threshold != null && (threshold.isNegative() || threshold.isZero())) {
 			throw new IllegalArgumentException("zk-lock.hold-warning must be positive, got " + threshold);
 		}
 		this.listeners = Objects.requireNonNull(listeners, "listeners must not be null");
@@ -65,7 +66,7 @@ public class LockHoldMonitor implements AutoCloseable {
 	 * Start checking.
 	 */
 	public synchronized void start() {
-		if (this.executor != null) {
+		if (this.executor != null || this.threshold == null) {
 			return;
 		}
 		this.executor = Executors.newSingleThreadScheduledExecutor((task) -> {
