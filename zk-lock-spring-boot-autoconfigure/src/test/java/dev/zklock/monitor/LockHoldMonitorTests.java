@@ -2,6 +2,7 @@ package dev.zklock.monitor;
 
 import java.time.Duration;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -109,7 +110,7 @@ class LockHoldMonitorTests {
 
 	// Holds r-1 in a thread named 'reporter' until the condition holds, then a
 	// little longer so that the monitor checks it again
-	private static void holdUntil(LockTemplate template, java.util.concurrent.Callable<Boolean> warned)
+	private static void holdUntil(LockTemplate template, Callable<Boolean> warned)
 			throws Exception {
 		CountDownLatch held = new CountDownLatch(1);
 		CountDownLatch release = new CountDownLatch(1);

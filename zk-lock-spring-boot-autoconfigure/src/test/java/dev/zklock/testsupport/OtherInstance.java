@@ -31,6 +31,10 @@ public final class OtherInstance implements AutoCloseable {
 		return this.client;
 	}
 
+	public CuratorLockManager manager() {
+		return this.manager;
+	}
+
 	/**
 	 * Hold a lock in a new thread until the returned holder is closed.
 	 * @param request what to lock
