@@ -23,7 +23,9 @@ import dev.zklock.actuate.LockQueuesDescriptor.Participant;
  * {@code <basePath>/<encoded name>} are read. Each key shows its nodes in order of
  * their sequence numbers: holders of a MUTEX or WRITE lock come first, READ nodes
  * hold while no WRITE node is ahead of them, and a semaphore shows its leases
- * (held permits) and then the queue of threads waiting for one.
+ * (held permits) and then the queue of threads waiting for one. At most
+ * {@value #MAX_KEYS} keys with at most {@value #MAX_PARTICIPANTS} participants each
+ * are read.
  */
 public class LockQueueReader {
 
@@ -129,31 +131,47 @@ public class LockQueueReader {
 		return queue;
 	}
 
-	// Leases are taken permits; the queue holds the threads waiting to take one, the
-	// first of which is taking its lease
+	// Leases are taken permits. Threads queue on an inner lock; its head takes a
+	// lease and then waits, still at the head, while there are more leases than
+	// permits. Only the head creates leases, so a lease newer than the head is its own.
 	private List<Participant> semaphore(String keyPath) throws Exception {
-		List<Participant> participants = new ArrayList<>();
-		String leasesPath = keyPath + "/" + SEMAPHORE_LEASES;
-		for (String node : sortedNodes(children(leasesPath), "lease-")) {
-			Participant participant = participant(leasesPath + "/" + node, node, LockMode.SEMAPHORE, "HELD");
-			if (participant != null) {
-				participants.add(participant);
+		String queuePath = keyPath + "/" + SEMAPHORE_QUEUE;
+		List<Node> queue = new ArrayList<>();
+		for (String node : sortedNodes(children(queuePath), MUTEX_NODE)) {
+			Node read = read(queuePath + "/" + node, node, LockMode.SEMAPHORE, queue.isEmpty() ? "ACQUIRING" : "WAITING");
+			if (read != null) {
+				queue.add(read);
 			}
 		}
-		String queuePath = keyPath + "/" + SEMAPHORE_QUEUE;
-		List<String> queue = sortedNodes(children(queuePath), MUTEX_NODE);
-		for (int i = 0; i < queue.size(); i++) {
-			String node = queue.get(i);
-			String state = (i == 0) ? "ACQUIRING" : "WAITING";
-			Participant participant = participant(queuePath + "/" + node, node, LockMode.SEMAPHORE, state);
-			if (participant != null) {
-				participants.add(participant);
+		long headZxid = queue.isEmpty() ? Long.MAX_VALUE : queue.get(0).czxid();
+		List<Participant> participants = new ArrayList<>();
+		boolean headHasLease = false;
+		String leasesPath = keyPath + "/" + SEMAPHORE_LEASES;
+		for (String node : sortedNodes(children(leasesPath), "lease-")) {
+			Node lease = read(leasesPath + "/" + node, node, LockMode.SEMAPHORE, "HELD");
+			if (lease == null) {
+				continue;
 			}
+			Participant participant = lease.participant();
+			if (lease.czxid() > headZxid) {
+				headHasLease = true;
+				participant = new Participant(participant.node(), participant.sequence(), participant.mode(),
+						"ACQUIRING", participant.owner(), participant.sessionId(), participant.created(), null);
+			}
+			participants.add(participant);
+		}
+		for (int i = headHasLease ? 1 : 0; i < queue.size(); i++) {
+			participants.add(queue.get(i).participant());
 		}
 		return participants;
 	}
 
 	private Participant participant(String path, String node, LockMode mode, String state) throws Exception {
+		Node read = read(path, node, mode, state);
+		return (read != null) ? read.participant() : null;
+	}
+
+	private Node read(String path, String node, LockMode mode, String state) throws Exception {
 		Stat stat = new Stat();
 		byte[] data;
 		try {
@@ -164,9 +182,10 @@ public class LockQueueReader {
 		}
 		String owner = (data != null && data.length > 0) ? new String(data, StandardCharsets.UTF_8) : null;
 		Long fencingToken = (mode == LockMode.MUTEX && "HELD".equals(state)) ? stat.getCzxid() : null;
-		return new Participant(node, sequence(node), mode.name(), state, owner,
+		Participant participant = new Participant(node, sequence(node), mode.name(), state, owner,
 				"0x" + Long.toHexString(stat.getEphemeralOwner()), Instant.ofEpochMilli(stat.getCtime()),
 				fencingToken);
+		return new Node(participant, stat.getCzxid());
 	}
 
 	private List<String> children(String path) throws Exception {
@@ -250,6 +269,10 @@ public class LockQueueReader {
 			}
 		}
 		return new String(bytes, 0, length, StandardCharsets.UTF_8);
+	}
+
+	private record Node(Participant participant, long czxid) {
+
 	}
 
 }

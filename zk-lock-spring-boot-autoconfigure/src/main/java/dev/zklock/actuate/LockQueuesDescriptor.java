@@ -32,7 +32,9 @@ public record LockQueuesDescriptor(String name, String path, List<KeyQueue> keys
 	 * @param node the node name
 	 * @param sequence the node's sequence number
 	 * @param mode {@code MUTEX}, {@code READ}, {@code WRITE} or {@code SEMAPHORE}
-	 * @param state {@code HELD} or {@code WAITING}
+	 * @param state {@code HELD}, {@code WAITING}, or {@code ACQUIRING} for the
+	 * semaphore waiter that is next in line: it waits for a permit with a lease of
+	 * its own already created
 	 * @param owner the node's data as text: who created it
 	 * @param sessionId the ZooKeeper session that owns the node, in hex
 	 * @param created when the node was created
