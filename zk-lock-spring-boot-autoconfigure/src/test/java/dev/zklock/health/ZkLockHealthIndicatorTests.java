@@ -19,6 +19,7 @@ import org.springframework.boot.health.contributor.Status;
 import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
 import dev.zklock.core.CuratorLockManager;
+import dev.zklock.testsupport.FreePorts;
 import dev.zklock.testsupport.StoppableZooKeeper;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -119,7 +120,7 @@ class ZkLockHealthIndicatorTests {
 	@Test
 	void downBeforeTheFirstConnection() {
 		CuratorFramework unconnected = CuratorFrameworkFactory.builder()
-			.connectString("127.0.0.1:" + StoppableZooKeeper.freePort())
+			.connectString("127.0.0.1:" + FreePorts.next())
 			.retryPolicy(new RetryNTimes(0, 10))
 			.build();
 		unconnected.start();

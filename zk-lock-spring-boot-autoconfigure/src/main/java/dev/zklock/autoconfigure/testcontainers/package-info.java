@@ -1,0 +1,4 @@
+/**
+ * Support for Testcontainers ZooKeeper service connections.
+ */
+package dev.zklock.autoconfigure.testcontainers;

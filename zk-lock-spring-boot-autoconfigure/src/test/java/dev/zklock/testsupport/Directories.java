@@ -1,0 +1,50 @@
+package dev.zklock.testsupport;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
+
+/**
+ * Temporary directories of the fixtures.
+ */
+final class Directories {
+
+	private Directories() {
+	}
+
+	static Path createTemporary(String prefix) {
+		try {
+			return Files.createTempDirectory(prefix);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Could not create a temporary directory " + prefix + "*", ex);
+		}
+	}
+
+	static Path create(Path directory) {
+		try {
+			return Files.createDirectories(directory);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Could not create " + directory, ex);
+		}
+	}
+
+	static void deleteRecursively(Path directory) {
+		if (!Files.exists(directory)) {
+			return;
+		}
+		try (Stream<Path> paths = Files.walk(directory)) {
+			for (Path path : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
+				Files.deleteIfExists(path);
+			}
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Could not delete " + directory, ex);
+		}
+	}
+
+}

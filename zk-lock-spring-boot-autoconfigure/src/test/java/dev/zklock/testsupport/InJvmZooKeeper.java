@@ -1,0 +1,248 @@
+package dev.zklock.testsupport;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.apache.zookeeper.server.embedded.ExitHandler;
+import org.apache.zookeeper.server.embedded.ZooKeeperServerEmbedded;
+
+/**
+ * A standalone ZooKeeper server in the test JVM, on ZooKeeper's own
+ * {@link ZooKeeperServerEmbedded}. It listens on 127.0.0.1 only, can be stopped and
+ * started again on the same port and data directory, and {@link #close()} deletes its
+ * directory.
+ * <p>
+ * The container sweep interval ({@code znode.container.checkIntervalMs}) is a system
+ * property that the server reads once as it starts; the fixture sets it only for that
+ * moment and restores the previous value, holding a lock so that two fixtures starting
+ * at once do not mix their settings.
+ *
+ * <pre class="code">
+ * try (InJvmZooKeeper zookeeper = InJvmZooKeeper.builder().containerCheckInterval(Duration.ofMillis(100)).start()) {
+ *     // connect to zookeeper.connectString()
+ * }
+ * </pre>
+ */
+public final class InJvmZooKeeper implements AutoCloseable {
+
+	private static final String CHECK_INTERVAL_PROPERTY = "znode.container.checkIntervalMs";
+
+	private static final Object startLock = new Object();
+
+	private final Path directory;
+
+	private final Path dataDirectory;
+
+	private final int port;
+
+	private final ZooKeeperConfig config;
+
+	private final Duration containerCheckInterval;
+
+	private final Duration startupTimeout;
+
+	private ZooKeeperServerEmbedded server;
+
+	private InJvmZooKeeper(Builder builder) {
+		this.directory = Directories.createTemporary("zk-lock-in-jvm-");
+		this.dataDirectory = Directories.create(this.directory.resolve("data"));
+		this.port = FreePorts.next();
+		this.config = ZooKeeperConfig.server(builder.tickTime, this.dataDirectory.toString(), this.port)
+			.setAll(builder.settings);
+		this.containerCheckInterval = builder.containerCheckInterval;
+		this.startupTimeout = builder.startupTimeout;
+	}
+
+	/**
+	 * A builder of an in-JVM server.
+	 * @return the builder
+	 */
+	public static Builder builder() {
+		return new Builder();
+	}
+
+	/**
+	 * The connection string, {@code 127.0.0.1:port}.
+	 * @return the connection string
+	 */
+	public String connectString() {
+		return "127.0.0.1:" + this.port;
+	}
+
+	/**
+	 * The client port on 127.0.0.1.
+	 * @return the port
+	 */
+	public int port() {
+		return this.port;
+	}
+
+	/**
+	 * The data directory, kept across restarts.
+	 * @return the data directory
+	 */
+	public Path dataDirectory() {
+		return this.dataDirectory;
+	}
+
+	/**
+	 * Whether the server is running.
+	 * @return whether it runs
+	 */
+	public synchronized boolean isRunning() {
+		return this.server != null;
+	}
+
+	/**
+	 * Start the server if it is not running, on the same port and data directory, and
+	 * wait until it serves.
+	 */
+	public synchronized void start() {
+		if (this.server != null) {
+			return;
+		}
+		synchronized (startLock) {
+			String previous = System.getProperty(CHECK_INTERVAL_PROPERTY);
+			if (this.containerCheckInterval != null) {
+				System.setProperty(CHECK_INTERVAL_PROPERTY, Long.toString(this.containerCheckInterval.toMillis()));
+			}
+			try {
+				ZooKeeperServerEmbedded embedded = ZooKeeperServerEmbedded.builder()
+					.baseDir(this.directory)
+					.configuration(this.config.toProperties())
+					.exitHandler(ExitHandler.LOG_ONLY)
+					.build();
+				embedded.start(this.startupTimeout.toMillis());
+				this.server = embedded;
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException("Could not start an in-JVM ZooKeeper server on " + connectString()
+						+ " within " + this.startupTimeout.toMillis() + " ms", ex);
+			}
+			finally {
+				restore(previous);
+			}
+		}
+	}
+
+	/**
+	 * Stop the server; its data stays for a later {@link #start()}.
+	 */
+	public synchronized void stop() {
+		if (this.server != null) {
+			this.server.close();
+			this.server = null;
+		}
+	}
+
+	/**
+	 * Stop the server and start it again on the same port and data directory.
+	 */
+	public synchronized void restart() {
+		stop();
+		start();
+	}
+
+	/**
+	 * Stop the server and delete its directory.
+	 */
+	@Override
+	public synchronized void close() {
+		stop();
+		Directories.deleteRecursively(this.directory);
+	}
+
+	@Override
+	public String toString() {
+		return "InJvmZooKeeper[" + connectString() + "]";
+	}
+
+	private void restore(String previous) {
+		if (previous != null) {
+			System.setProperty(CHECK_INTERVAL_PROPERTY, previous);
+		}
+		else {
+			System.clearProperty(CHECK_INTERVAL_PROPERTY);
+		}
+	}
+
+	/**
+	 * Options of an in-JVM server.
+	 */
+	public static final class Builder {
+
+		private Duration tickTime = Duration.ofMillis(2000);
+
+		private Duration containerCheckInterval;
+
+		private final Map<String, String> settings = new LinkedHashMap<>();
+
+		private Duration startupTimeout = Duration.ofSeconds(30);
+
+		private Builder() {
+		}
+
+		/**
+		 * The server's tick time; session timeouts are clamped to 2 to 20 ticks.
+		 * @param tickTime the tick time, 2 s by default
+		 * @return this builder
+		 */
+		public Builder tickTime(Duration tickTime) {
+			this.tickTime = tickTime;
+			return this;
+		}
+
+		/**
+		 * How often the server removes empty container nodes
+		 * ({@code znode.container.checkIntervalMs}, one minute by default).
+		 * @param interval the sweep interval
+		 * @return this builder
+		 */
+		public Builder containerCheckInterval(Duration interval) {
+			this.containerCheckInterval = interval;
+			return this;
+		}
+
+		/**
+		 * An extra {@code zoo.cfg} setting. Settings that ZooKeeper does not know become
+		 * {@code zookeeper.*} system properties of the whole JVM.
+		 * @param key the key
+		 * @param value the value
+		 * @return this builder
+		 */
+		public Builder setting(String key, String value) {
+			this.settings.put(key, value);
+			return this;
+		}
+
+		/**
+		 * The longest wait for the server to start.
+		 * @param startupTimeout the timeout, 30 s by default
+		 * @return this builder
+		 */
+		public Builder startupTimeout(Duration startupTimeout) {
+			this.startupTimeout = startupTimeout;
+			return this;
+		}
+
+		/**
+		 * Start the server.
+		 * @return the running server
+		 */
+		public InJvmZooKeeper start() {
+			InJvmZooKeeper zookeeper = new InJvmZooKeeper(this);
+			try {
+				zookeeper.start();
+			}
+			catch (RuntimeException ex) {
+				zookeeper.close();
+				throw ex;
+			}
+			return zookeeper;
+		}
+
+	}
+
+}
