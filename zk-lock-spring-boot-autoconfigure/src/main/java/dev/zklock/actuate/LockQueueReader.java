@@ -181,7 +181,7 @@ public class LockQueueReader {
 			return null;
 		}
 		String owner = (data != null && data.length > 0) ? new String(data, StandardCharsets.UTF_8) : null;
-		Long fencingToken = (mode == LockMode.MUTEX && "HELD".equals(state)) ? stat.getCzxid() : null;
+		Long fencingToken = "HELD".equals(state) ? stat.getCzxid() : null;
 		Participant participant = new Participant(node, sequence(node), mode.name(), state, owner,
 				"0x" + Long.toHexString(stat.getEphemeralOwner()), Instant.ofEpochMilli(stat.getCtime()),
 				fencingToken);

@@ -38,8 +38,8 @@ public record LockQueuesDescriptor(String name, String path, List<KeyQueue> keys
 	 * @param owner the node's data as text: who created it
 	 * @param sessionId the ZooKeeper session that owns the node, in hex
 	 * @param created when the node was created
-	 * @param fencingToken the fencing token of a held MUTEX node (its creation zxid),
-	 * otherwise {@code null}
+	 * @param fencingToken the fencing token of a holder: its node's creation zxid;
+	 * {@code null} for waiters
 	 */
 	public record Participant(String node, long sequence, String mode, String state, String owner, String sessionId,
 			Instant created, Long fencingToken) {

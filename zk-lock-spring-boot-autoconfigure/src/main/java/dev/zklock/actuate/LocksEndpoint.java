@@ -94,16 +94,18 @@ public class LocksEndpoint {
 	 * @param thread the name of the thread
 	 * @param threadId the id of the thread
 	 * @param since when the thread started waiting, or acquired the lock
-	 * @param fencingToken the fencing token, when known
-	 * @param state {@code HELD}, {@code WAITING}, or another state of the registry
-	 * such as in doubt
+	 * @param fencingToken the fencing token (creation zxid of the holder's node),
+	 * {@code null} while waiting
+	 * @param state {@code HELD}, {@code WAITING}, {@code IN_DOUBT} (the connection
+	 * is suspended), {@code LOST} or {@code RELEASING}
 	 */
 	public record LockDescriptor(String name, String key, String path, String mode, String thread, long threadId,
 			Instant since, Long fencingToken, String state) {
 
 		static LockDescriptor of(LockInfo info) {
 			return new LockDescriptor(info.name(), info.key(), info.path(), info.mode().name(), info.threadName(),
-					info.threadId(), info.since(), null, info.state().name());
+					info.threadId(), info.since(), (info.fencingToken() != 0) ? info.fencingToken() : null,
+					info.state().name());
 		}
 
 	}

@@ -9,8 +9,8 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.util.function.SingletonSupplier;
 
-import dev.zklock.core.LockEventListener;
 import dev.zklock.core.LockManager;
+import dev.zklock.core.LongHoldListener;
 import dev.zklock.monitor.LockHoldMonitor;
 
 /**
@@ -27,7 +27,7 @@ public final class LockHoldWarningAutoConfiguration {
 	@Bean(initMethod = "start", destroyMethod = "close")
 	@ConditionalOnMissingBean
 	LockHoldMonitor zkLockHoldMonitor(ObjectProvider<LockManager> lockManager, ZkLockProperties properties,
-			ObjectProvider<LockEventListener> listeners) {
+			ObjectProvider<LongHoldListener> listeners) {
 		return new LockHoldMonitor(LockManagers.registry(lockManager), properties.getHoldWarning(),
 				SingletonSupplier.of(() -> listeners.orderedStream().toList()));
 	}

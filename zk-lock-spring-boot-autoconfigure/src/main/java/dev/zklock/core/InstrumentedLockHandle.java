@@ -57,6 +57,31 @@ final class InstrumentedLockHandle implements LockHandle {
 	}
 
 	@Override
+	public long fencingToken(String key) {
+		return this.delegate.fencingToken(key);
+	}
+
+	@Override
+	public String nodePath() {
+		return this.delegate.nodePath();
+	}
+
+	@Override
+	public String nodePath(String key) {
+		return this.delegate.nodePath(key);
+	}
+
+	@Override
+	public boolean isHeld() {
+		return this.delegate.isHeld();
+	}
+
+	@Override
+	public void assertHeld() {
+		this.delegate.assertHeld();
+	}
+
+	@Override
 	public void close() {
 		try {
 			this.delegate.close();

@@ -13,14 +13,15 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
 import dev.zklock.core.LockRegistry;
+import dev.zklock.core.LockState;
 
 /**
  * {@link HealthIndicator} for the ZooKeeper connection that zk-lock uses. UP when
  * connected, OUT_OF_SERVICE while the connection is suspended (or read-only),
  * DOWN when it is lost, not yet established, or the client is closed. Details
  * give the connect string, the connection state, the session id in hex, the
- * negotiated session timeout and the number of locks this process holds and
- * awaits.
+ * negotiated session timeout and the number of locks this process holds, holds
+ * in doubt (while the connection is suspended) and awaits.
  * <p>
  * Reads local state only, never waiting for ZooKeeper. The connection state comes
  * from Curator's connection state events, which the indicator listens to from
@@ -103,6 +104,7 @@ public class ZkLockHealthIndicator implements HealthIndicator, ConnectionStateLi
 		LockRegistry locks = this.registry.get();
 		if (locks != null) {
 			builder.withDetail("locksHeld", locks.heldCount());
+			builder.withDetail("locksInDoubt", locks.count(LockState.IN_DOUBT));
 			builder.withDetail("locksWaiting", locks.waitingCount());
 		}
 		return builder.build();

@@ -15,11 +15,13 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
 import dev.zklock.LockHandle;
+import dev.zklock.LockLossReason;
 import dev.zklock.LockRequest;
 import dev.zklock.annotation.LockMode;
-import dev.zklock.core.LockEventListener;
 import dev.zklock.core.LockInfo;
 import dev.zklock.core.LockInstrumentation;
+import dev.zklock.core.LockLossListener;
+import dev.zklock.core.LongHoldListener;
 
 /**
  * Micrometer meters for locks. Tags are the lock name, the mode and the outcome,
@@ -32,11 +34,14 @@ import dev.zklock.core.LockInstrumentation;
  * {@code mode};</li>
  * <li>{@code zk.lock.active} and {@code zk.lock.waiting}: gauges of the locks held
  * and awaited by this process, tagged {@code name};</li>
- * <li>{@code zk.lock.lost} and {@code zk.lock.hold.warnings}: counters, tagged
- * {@code name} and {@code mode}.</li>
+ * <li>{@code zk.lock.lost}: counter of the locks lost while held, tagged
+ * {@code name}, {@code mode} and {@code reason} ({@code session_lost},
+ * {@code session_changed} or {@code node_deleted});</li>
+ * <li>{@code zk.lock.hold.warnings}: counter of the locks held longer than
+ * {@code zk-lock.hold-warning}, tagged {@code name} and {@code mode}.</li>
  * </ul>
  */
-public class LockMetrics implements LockInstrumentation, LockEventListener {
+public class LockMetrics implements LockInstrumentation, LockLossListener, LongHoldListener {
 
 	/**
 	 * Timer of the wait for a lock.
@@ -96,13 +101,13 @@ public class LockMetrics implements LockInstrumentation, LockEventListener {
 	}
 
 	@Override
-	public void lockLost(LockInfo lock) {
-		meters(lock.name()).counter(LOST, lock.mode()).increment();
+	public void lockLost(LockInfo lock, LockLossReason reason) {
+		meters(lock.name()).lostCounter(lock.mode(), reason).increment();
 	}
 
 	@Override
 	public void heldTooLong(LockInfo lock, Duration threshold) {
-		meters(lock.name()).counter(HOLD_WARNINGS, lock.mode()).increment();
+		meters(lock.name()).holdWarningCounter(lock.mode()).increment();
 	}
 
 	private NameMeters meters(String name) {
@@ -172,11 +177,22 @@ public class LockMetrics implements LockInstrumentation, LockEventListener {
 			return timer;
 		}
 
-		Counter counter(String meterName, LockMode mode) {
-			return this.counters.computeIfAbsent(meterName + ":" + mode.name(),
-					(id) -> Counter.builder(meterName)
+		Counter lostCounter(LockMode mode, LockLossReason reason) {
+			return this.counters.computeIfAbsent(LOST + ":" + mode.name() + ":" + reason.name(),
+					(id) -> Counter.builder(LOST)
 						.tag("name", this.name)
 						.tag("mode", tag(mode))
+						.tag("reason", reason.name().toLowerCase(Locale.ROOT))
+						.description("Locks lost while held")
+						.register(LockMetrics.this.registry));
+		}
+
+		Counter holdWarningCounter(LockMode mode) {
+			return this.counters.computeIfAbsent(HOLD_WARNINGS + ":" + mode.name(),
+					(id) -> Counter.builder(HOLD_WARNINGS)
+						.tag("name", this.name)
+						.tag("mode", tag(mode))
+						.description("Locks held longer than zk-lock.hold-warning")
 						.register(LockMetrics.this.registry));
 		}
 

@@ -15,15 +15,16 @@ import org.slf4j.LoggerFactory;
 
 import dev.zklock.annotation.LockMode;
 import dev.zklock.core.KeyEncoder;
-import dev.zklock.core.LockEventListener;
 import dev.zklock.core.LockInfo;
 import dev.zklock.core.LockRegistry;
 import dev.zklock.core.LockState;
+import dev.zklock.core.LongHoldListener;
 
 /**
  * Checks a {@link LockRegistry} periodically for locks held longer than a
  * threshold. Each such hold is logged once, at WARN level with its name, key and
- * thread, and reported to the {@link LockEventListener}s. The check reads local
+ * thread, and reported to the {@link LongHoldListener}s. Held and in-doubt locks
+ * are checked. The check reads local
  * state only, on one daemon thread, a few times per threshold.
  */
 public class LockHoldMonitor implements AutoCloseable {
@@ -38,7 +39,7 @@ public class LockHoldMonitor implements AutoCloseable {
 
 	private final Duration threshold;
 
-	private final Supplier<List<LockEventListener>> listeners;
+	private final Supplier<List<LongHoldListener>> listeners;
 
 	private final Set<Hold> warned = new HashSet<>();
 
@@ -53,7 +54,7 @@ public class LockHoldMonitor implements AutoCloseable {
 	 * @param listeners supplies the listeners told about long holds
 	 */
 	public LockHoldMonitor(Supplier<LockRegistry> registry, Duration threshold,
-			Supplier<List<LockEventListener>> listeners) {
+			Supplier<List<LongHoldListener>> listeners) {
 		this.registry = Objects.requireNonNull(registry, "registry must not be null");
 		this.threshold = threshold;
 		if (threshold != null && (threshold.isNegative() || threshold.isZero())) {
@@ -98,7 +99,7 @@ public class LockHoldMonitor implements AutoCloseable {
 			long now = System.currentTimeMillis();
 			Set<Hold> current = new HashSet<>();
 			for (LockInfo lock : locks.snapshot()) {
-				if (lock.state() == LockState.WAITING) {
+				if (lock.state() != LockState.HELD && lock.state() != LockState.IN_DOUBT) {
 					continue;
 				}
 				Hold hold = new Hold(lock.path(), lock.mode(), lock.threadId(), lock.since().toEpochMilli());
@@ -120,12 +121,12 @@ public class LockHoldMonitor implements AutoCloseable {
 		logger.warn("Lock '{}' key '{}' ({} mode) has been held by thread '{}' for {} ms, longer than "
 				+ "zk-lock.hold-warning ({}); check what that thread is doing, or raise zk-lock.hold-warning",
 				lock.name(), key, lock.mode(), lock.threadName(), heldMillis, this.threshold);
-		for (LockEventListener listener : this.listeners.get()) {
+		for (LongHoldListener listener : this.listeners.get()) {
 			try {
 				listener.heldTooLong(lock, this.threshold);
 			}
 			catch (RuntimeException ex) {
-				logger.warn("Lock event listener {} failed on lock '{}'", listener, lock.name(), ex);
+				logger.warn("Long hold listener {} failed on lock '{}'", listener, lock.name(), ex);
 			}
 		}
 	}

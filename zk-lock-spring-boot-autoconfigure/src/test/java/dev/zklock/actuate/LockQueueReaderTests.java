@@ -83,7 +83,9 @@ class LockQueueReaderTests {
 			assertThat(participants).extracting(Participant::mode).containsExactly("READ", "READ", "WRITE", "READ");
 			assertThat(participants).extracting(Participant::state)
 				.containsExactly("HELD", "HELD", "WAITING", "WAITING");
-			assertThat(participants).extracting(Participant::fencingToken).containsOnlyNulls();
+			assertThat(participants).extracting(Participant::fencingToken)
+				.satisfiesExactly((token) -> assertThat(token).isPositive(), (token) -> assertThat(token).isPositive(),
+						(token) -> assertThat(token).isNull(), (token) -> assertThat(token).isNull());
 			reader1.close();
 			reader2.close();
 			assertThat(writer.get()).isTrue();
@@ -103,6 +105,8 @@ class LockQueueReaderTests {
 			List<Participant> participants = participants("catalog");
 			assertThat(participants).extracting(Participant::mode).containsOnly("SEMAPHORE");
 			assertThat(participants).extracting(Participant::state).containsExactly("HELD", "HELD", "ACQUIRING");
+			assertThat(participants.get(0).fencingToken()).isPositive();
+			assertThat(participants.get(2).fencingToken()).isNull();
 			assertThat(participants).extracting(Participant::node).allMatch((node) -> node.contains("lease-"));
 			CompletableFuture<Boolean> fourth = acquireLater(other, request);
 			await().atMost(Duration.ofSeconds(10))

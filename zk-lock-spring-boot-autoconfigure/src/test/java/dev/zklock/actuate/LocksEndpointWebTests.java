@@ -135,13 +135,17 @@ class LocksEndpointWebTests {
 				.containsExactly("HELD", "WAITING", "WAITING");
 			assertThat(participants).extracting((participant) -> ((Number) participant.get("sequence")).longValue())
 				.isSorted();
-			assertThat(participants).allSatisfy((participant) -> assertThat(participant.get("owner")).isNotNull());
+			assertThat(participants).extracting((participant) -> (String) participant.get("owner"))
+				.satisfiesExactly((owner) -> assertThat(owner).contains("inventory").contains("holder"),
+						(owner) -> assertThat(owner).contains("inventory").contains("waiter"),
+						(owner) -> assertThat(owner).contains("other-waiter"));
 			String ourSession = "0x" + Long.toHexString(this.client.getZookeeperClient().getZooKeeper().getSessionId());
 			String otherSession = "0x"
 					+ Long.toHexString(other.client().getZookeeperClient().getZooKeeper().getSessionId());
 			assertThat(participants).extracting((participant) -> participant.get("sessionId"))
 				.containsExactly(ourSession, ourSession, otherSession);
-			assertThat(participants.get(0).get("fencingToken")).isNotNull();
+			assertThat(participants.get(0).get("fencingToken")).isNotNull()
+				.isEqualTo(entries.get(0).get("fencingToken"));
 			assertThat(participants.get(1).get("fencingToken")).isNull();
 
 			Map<String, Object> health = getJson("/actuator/health/zkLock", "health-zklock.json");

@@ -32,7 +32,6 @@ import dev.zklock.health.ZkLockHealthIndicator;
 import dev.zklock.metrics.LockMetrics;
 import dev.zklock.metrics.LockObservations;
 import dev.zklock.metrics.ZooKeeperConnectionMetrics;
-import dev.zklock.monitor.SessionLossLockReporter;
 import dev.zklock.testsupport.StoppableZooKeeper;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -78,7 +77,6 @@ class ObservabilityAutoConfigurationTests {
 				.hasBean("zkLockHealthIndicator")
 				.hasSingleBean(LockMetrics.class)
 				.hasSingleBean(ZooKeeperConnectionMetrics.class)
-				.hasSingleBean(SessionLossLockReporter.class)
 				.hasSingleBean(LockObservations.class);
 			assertThat(context.getBean(LockManager.class)).isInstanceOf(InstrumentedLockManager.class);
 			assertThat(InstrumentedLockManager.unwrap(context.getBean(LockManager.class)))

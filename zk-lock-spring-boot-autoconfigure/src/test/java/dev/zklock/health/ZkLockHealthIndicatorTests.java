@@ -16,6 +16,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 
+import dev.zklock.LockException;
 import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
 import dev.zklock.core.CuratorLockManager;
@@ -70,19 +71,24 @@ class ZkLockHealthIndicatorTests {
 				.containsEntry("sessionId", "0x" + Long.toHexString(sessionId))
 				.containsEntry("sessionTimeoutMillis", SESSION_TIMEOUT_MILLIS)
 				.containsEntry("locksHeld", 1)
+				.containsEntry("locksInDoubt", 0)
 				.containsEntry("locksWaiting", 0);
 		}
 		assertThat(this.indicator.health().getDetails()).containsEntry("locksHeld", 0);
 	}
 
 	@Test
-	void outOfServiceWhileSuspendedThenDownWhenLostThenUpAfterRestart() {
+	void outOfServiceWhileSuspendedThenDownWhenLostThenUpAfterRestart() throws Exception {
 		assertThat(this.indicator.health().getStatus()).isEqualTo(Status.UP);
+		LockHandle handle = this.manager.acquire(LockRequest.named("orders").keys("1").build());
+		assertThat(handle.isAcquired()).isTrue();
 		this.server.stop();
 		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
 			Health health = this.indicator.health();
 			assertThat(health.getStatus()).isEqualTo(Status.OUT_OF_SERVICE);
-			assertThat(health.getDetails()).containsEntry("connectionState", "SUSPENDED");
+			assertThat(health.getDetails()).containsEntry("connectionState", "SUSPENDED")
+				.containsEntry("locksHeld", 0)
+				.containsEntry("locksInDoubt", 1);
 		});
 		await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
 			Health health = this.indicator.health();
@@ -96,6 +102,13 @@ class ZkLockHealthIndicatorTests {
 			assertThat(health.getDetails()).containsEntry("connectionState", "RECONNECTED")
 				.containsKey("sessionId");
 		});
+		try {
+			handle.close();
+		}
+		catch (LockException ex) {
+			// The lock was lost with the session; closing only drops it locally
+		}
+		assertThat(this.indicator.health().getDetails()).containsEntry("locksHeld", 0).containsEntry("locksInDoubt", 0);
 	}
 
 	@Test

@@ -59,8 +59,10 @@ class LockLossMetricsTests {
 					this.server.stop();
 					await().atMost(Duration.ofSeconds(20)).until(() -> state(registry, "lost") == 1);
 					assertThat(state(registry, "suspended")).isOne();
-					assertThat(registry.get("zk.lock.lost").tags("name", "payments", "mode", "mutex").counter().count())
-						.isOne();
+					assertThat(registry.get("zk.lock.lost")
+						.tags("name", "payments", "mode", "mutex", "reason", "session_lost")
+						.counter()
+						.count()).isOne();
 					this.server.restart();
 					await().atMost(Duration.ofSeconds(20)).until(() -> state(registry, "reconnected") == 1);
 				}
