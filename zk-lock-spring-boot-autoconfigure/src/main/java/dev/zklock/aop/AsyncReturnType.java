@@ -32,7 +32,8 @@ enum AsyncReturnType {
 
 	private static final String FLUX_CLASS = "reactor.core.publisher.Flux";
 
-	private static final boolean reactorPresent = ClassUtils.isPresent(MONO_CLASS, AsyncReturnType.class.getClassLoader());
+	private static final boolean reactorPresent = ClassUtils.isPresent(MONO_CLASS,
+			AsyncReturnType.class.getClassLoader());
 
 	/**
 	 * The supported asynchronous type a method returns.

@@ -119,8 +119,9 @@ final class ReactorLockInvoker {
 							? proxyInvocation.invocableClone() : invocation;
 					returned = invoker.invokeBody(call, operation, handle);
 					if (returned != null) {
-						return flux ? Flux.from((Publisher<?>) returned).contextWrite((ctx) -> ctx.put(LockContext.class, handle))
-								: Mono.from((Publisher<?>) returned).contextWrite((ctx) -> ctx.put(LockContext.class, handle));
+						Publisher<?> work = (Publisher<?>) returned;
+						return flux ? Flux.from(work).contextWrite((ctx) -> ctx.put(LockContext.class, handle))
+								: Mono.from(work).contextWrite((ctx) -> ctx.put(LockContext.class, handle));
 					}
 				}
 			}

@@ -215,7 +215,8 @@ public class AsyncLockManager implements AutoCloseable {
 							+ KeyEncoder.abbreviate(hold.key()) + "': " + unwrap(ex) + "; its node is deleted in the "
 							+ "background, check the ZooKeeper connection", unwrap(ex));
 				}
-				logger.debug("Released asynchronous lock '{}' key '{}'", hold.name(), KeyEncoder.abbreviate(hold.key()));
+				logger.debug("Released asynchronous lock '{}' key '{}'", hold.name(),
+						KeyEncoder.abbreviate(hold.key()));
 				return null;
 			}));
 		}
