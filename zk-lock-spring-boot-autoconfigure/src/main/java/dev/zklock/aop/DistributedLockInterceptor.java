@@ -42,6 +42,8 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 
 	private static final Logger logger = LoggerFactory.getLogger(DistributedLockInterceptor.class);
 
+	private static final ThreadLocal<LockOperation> acquiring = new ThreadLocal<>();
+
 	private final LockOperationSource operationSource;
 
 	private final Supplier<LockManager> lockManager;
@@ -92,7 +94,7 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		LockRequest request = operation.createRequest(args, target);
 		LockHandle handle;
 		try {
-			handle = this.lockManager.get().acquire(request);
+			handle = acquire(operation, request);
 		}
 		catch (LockKeyException ex) {
 			throw ex;
@@ -160,6 +162,33 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		}
 		catch (LockLostException ex) {
 			return ex;
+		}
+	}
+
+	/**
+	 * The operation whose lock the current thread is acquiring through an
+	 * interceptor right now, so that a {@link LockManager} decorator such as a
+	 * metrics one can tell what a timeout leads to.
+	 * @return the operation, or {@code null} when the thread is not inside an
+	 * interceptor's acquisition
+	 */
+	public static LockOperation currentOperation() {
+		return acquiring.get();
+	}
+
+	private LockHandle acquire(LockOperation operation, LockRequest request) {
+		LockOperation outer = acquiring.get();
+		acquiring.set(operation);
+		try {
+			return this.lockManager.get().acquire(request);
+		}
+		finally {
+			if (outer != null) {
+				acquiring.set(outer);
+			}
+			else {
+				acquiring.remove();
+			}
 		}
 	}
 
