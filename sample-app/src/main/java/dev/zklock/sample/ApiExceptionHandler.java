@@ -15,6 +15,7 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 import dev.zklock.LockException;
 import dev.zklock.LockTimeoutException;
 import dev.zklock.sample.inventory.FencedWriteRejectedException;
+import dev.zklock.sample.inventory.InsufficientStockException;
 import dev.zklock.sample.inventory.UnknownStockException;
 import dev.zklock.sample.orders.OrderStateException;
 import dev.zklock.sample.orders.PaymentBusyException;
@@ -46,7 +47,8 @@ class ApiExceptionHandler {
 		return problem(HttpStatus.NOT_FOUND, ex.getMessage());
 	}
 
-	@ExceptionHandler({ OrderStateException.class, FencedWriteRejectedException.class })
+	@ExceptionHandler({ OrderStateException.class, FencedWriteRejectedException.class,
+			InsufficientStockException.class })
 	ResponseEntity<ProblemDetail> conflict(RuntimeException ex) {
 		return problem(HttpStatus.CONFLICT, ex.getMessage());
 	}

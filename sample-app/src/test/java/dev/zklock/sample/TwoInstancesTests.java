@@ -66,7 +66,7 @@ class TwoInstancesTests {
 		String url = "jdbc:h2:file:" + this.directory.resolve("inventory") + ";AUTO_SERVER=TRUE";
 		this.database = DriverManager.getConnection(url, "sa", "");
 		List<String> common = List.of("--zk-lock.embedded.enabled=false",
-				"--zk-lock.connect-string=" + this.zookeeper.connectString(), "--zk-lock.session-timeout=4s",
+				"--zk-lock.connect-string=" + this.zookeeper.connectString(), "--zk-lock.session-timeout=5s",
 				"--spring.datasource.url=" + url, "--sample.stock.lock-timeout=20s");
 		this.first = SampleInstance.launch("first", this.directory, concat(common,
 				List.of("--sample.testing.stall-sku=" + STALL_SKU, "--sample.testing.stall-for=3s")));

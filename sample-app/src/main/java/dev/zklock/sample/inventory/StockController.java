@@ -4,6 +4,7 @@ import java.util.List;
 
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -38,6 +39,27 @@ class StockController {
 			throw new IllegalArgumentException("'quantity' must not be negative, got " + body.quantity());
 		}
 		return this.stock.set(warehouse, sku, body.quantity());
+	}
+
+	@PostMapping("/transfers")
+	StockTransfer transfer(@RequestBody TransferRequest request) {
+		if (request.sku() == null || request.from() == null || request.to() == null || request.quantity() < 1) {
+			throw new IllegalArgumentException("A transfer needs 'sku', 'from', 'to' and a 'quantity' of at least 1, "
+					+ "got " + request);
+		}
+		return this.stock.transfer(request.sku(), request.from(), request.to(), request.quantity());
+	}
+
+	/**
+	 * A transfer between warehouses.
+	 *
+	 * @param sku the product
+	 * @param from the source warehouse
+	 * @param to the target warehouse
+	 * @param quantity the units to move
+	 */
+	record TransferRequest(String sku, String from, String to, int quantity) {
+
 	}
 
 	/**

@@ -63,7 +63,7 @@ public class OrderService {
 	public Order place(NewOrder request) {
 		Order order = this.repository.insert(request, OrderStatus.PENDING, this.instance.get());
 		try {
-			StockUpdate update = this.stock.take(order.warehouse(), order.sku(), order.quantity());
+			StockUpdate update = this.stock.take(order.warehouse(), order.sku(), order.quantity(), null);
 			if (update.applied()) {
 				return this.repository.setStatus(order, OrderStatus.RESERVED, null);
 			}
@@ -121,14 +121,14 @@ public class OrderService {
 		Order current = reserved(order.id(), "change the quantity of");
 		int more = order.quantity() - current.quantity();
 		if (more > 0) {
-			StockUpdate update = this.stock.take(current.warehouse(), current.sku(), more);
+			StockUpdate update = this.stock.take(current.warehouse(), current.sku(), more, null);
 			if (!update.applied()) {
 				throw new OrderStateException("Cannot add " + more + " units to order " + current.id() + ": only "
 						+ update.level().quantity() + " left in stock");
 			}
 		}
 		else if (more < 0) {
-			this.stock.putBack(current.warehouse(), current.sku(), -more);
+			this.stock.putBack(current.warehouse(), current.sku(), -more, null);
 		}
 		return this.repository.setQuantity(current, order.quantity());
 	}
@@ -157,7 +157,7 @@ public class OrderService {
 	@DistributedLock(name = LOCK, key = "#id", mode = LockMode.WRITE, timeout = "5s")
 	public Order cancel(long id) {
 		Order current = reserved(id, "cancel");
-		this.stock.putBack(current.warehouse(), current.sku(), current.quantity());
+		this.stock.putBack(current.warehouse(), current.sku(), current.quantity(), null);
 		return this.repository.setStatus(current, OrderStatus.CANCELLED, null);
 	}
 
@@ -174,7 +174,7 @@ public class OrderService {
 		if (current.status() != OrderStatus.RESERVED || !current.createdAt().isBefore(cutoff)) {
 			return Optional.empty();
 		}
-		this.stock.putBack(current.warehouse(), current.sku(), current.quantity());
+		this.stock.putBack(current.warehouse(), current.sku(), current.quantity(), null);
 		return Optional.of(this.repository.setStatus(current, OrderStatus.EXPIRED, "Not paid in time"));
 	}
 
