@@ -139,7 +139,8 @@ class DistributedLockSafetyTests {
 					JdbcTemplateAutoConfiguration.class))
 			.withBean(Payments.class)
 			.withBean(CheckoutService.class)
-			.withPropertyValues("spring.datasource.url=jdbc:h2:mem:lost-lock-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1")
+			.withPropertyValues(
+					"spring.datasource.url=jdbc:h2:mem:lost-lock-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1")
 			.run((context) -> {
 				JdbcTemplate jdbc = context.getBean(JdbcTemplate.class);
 				jdbc.execute("create table payment (id varchar(20) primary key, fence bigint not null)");

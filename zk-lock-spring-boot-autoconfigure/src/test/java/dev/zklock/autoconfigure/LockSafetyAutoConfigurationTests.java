@@ -105,7 +105,8 @@ class LockSafetyAutoConfigurationTests {
 				.acquire(LockRequest.named("listened").keys("1").build());
 			ZooKeeperSessions.expire(context.getBean(CuratorFramework.class));
 			await().atMost(Duration.ofSeconds(30)).until(() -> !listener.losses.isEmpty());
-			assertThat(listener.losses).singleElement().satisfies((lost) -> assertThat(lost.name()).isEqualTo("listened"));
+			assertThat(listener.losses).singleElement()
+				.satisfies((lost) -> assertThat(lost.name()).isEqualTo("listened"));
 			assertThat(listener.reasons).containsExactly(LockLossReason.SESSION_LOST);
 			handle.close();
 		});
