@@ -22,11 +22,11 @@ import dev.zklock.health.ZkLockHealthIndicator;
 @AutoConfiguration(after = { ZkLockAutoConfiguration.class, DistributedLockAutoConfiguration.class })
 @ConditionalOnClass({ CuratorFramework.class, HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class })
 @ConditionalOnSingleCandidate(CuratorFramework.class)
-@ConditionalOnEnabledHealthIndicator("zklock")
 public final class ZkLockHealthContributorAutoConfiguration {
 
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean(name = "zkLockHealthIndicator")
+	@ConditionalOnEnabledHealthIndicator("zklock")
 	ZkLockHealthIndicator zkLockHealthIndicator(CuratorFramework client, ObjectProvider<LockManager> lockManager) {
 		return new ZkLockHealthIndicator(client, LockManagers.registry(lockManager));
 	}
