@@ -97,11 +97,13 @@ function showQueues(queues) {
 
 async function refresh() {
 	try {
-		const [health, locks] = await Promise.all([fetchJson('/actuator/health'), fetchJson('/actuator/locks')]);
+		// one round of parallel requests, so that the tables show about the same moment
+		const names = Array.from(lockNames);
+		const [health, locks, ...queues] = await Promise.all([fetchJson('/actuator/health'),
+			fetchJson('/actuator/locks'),
+			...names.map((name) => fetchJson('/actuator/locks/' + encodeURIComponent(name)))]);
 		showHealth(health);
 		showLocal(locks);
-		const names = Array.from(lockNames);
-		const queues = await Promise.all(names.map((name) => fetchJson('/actuator/locks/' + encodeURIComponent(name))));
 		showQueues(queues);
 		text('updated', new Date().toLocaleTimeString());
 		document.getElementById('error').hidden = true;

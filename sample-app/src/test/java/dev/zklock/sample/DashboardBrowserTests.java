@@ -1,5 +1,8 @@
 package dev.zklock.sample;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -11,6 +14,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -77,6 +81,9 @@ class DashboardBrowserTests {
 					&& states("queues").equals(List.of("HELD", "WAITING")));
 			assertThat(rows("queues").get(0).get("text")).contains("stock", KEY, "MUTEX", "zk-lock-sample");
 			assertThat(this.browser.findElement(By.id("zk-counts")).getText()).contains("1 held", "1 waiting");
+			// for a person to look at
+			Files.copy(this.browser.getScreenshotAs(OutputType.FILE).toPath(), Path.of("target", "dashboard.png"),
+					StandardCopyOption.REPLACE_EXISTING);
 		}
 		assertThat(waiter.get(30, TimeUnit.SECONDS)).isTrue();
 		wait.until((page) -> states("local-locks").isEmpty() && states("queues").isEmpty());
