@@ -78,12 +78,26 @@ public class SampleProperties {
 		 */
 		private Duration paymentWindow = Duration.ofMinutes(15);
 
+		/**
+		 * How often each instance tries to run the expiry job; one instance at a time
+		 * runs it, the others skip their turn.
+		 */
+		private Duration expiryInterval = Duration.ofSeconds(30);
+
 		public Duration getPaymentWindow() {
 			return this.paymentWindow;
 		}
 
 		public void setPaymentWindow(Duration paymentWindow) {
 			this.paymentWindow = paymentWindow;
+		}
+
+		public Duration getExpiryInterval() {
+			return this.expiryInterval;
+		}
+
+		public void setExpiryInterval(Duration expiryInterval) {
+			this.expiryInterval = expiryInterval;
 		}
 
 	}
