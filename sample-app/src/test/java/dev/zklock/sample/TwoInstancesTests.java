@@ -69,7 +69,7 @@ class TwoInstancesTests {
 				"--zk-lock.connect-string=" + this.zookeeper.connectString(), "--zk-lock.session-timeout=5s",
 				"--spring.datasource.url=" + url, "--sample.stock.lock-timeout=20s");
 		this.first = SampleInstance.launch("first", this.directory, concat(common,
-				List.of("--sample.testing.stall-sku=" + STALL_SKU, "--sample.testing.stall-for=3s")));
+				List.of("--sample.testing.stall-sku=" + STALL_SKU, "--sample.testing.stall-for=8s")));
 		this.second = SampleInstance.launch("second", this.directory, common);
 		this.first.awaitReady(Duration.ofSeconds(120));
 		this.second.awaitReady(Duration.ofSeconds(120));
