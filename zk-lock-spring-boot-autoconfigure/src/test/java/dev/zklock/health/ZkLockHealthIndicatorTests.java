@@ -1,6 +1,7 @@
 package dev.zklock.health;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.UUID;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -9,6 +10,8 @@ import org.apache.curator.retry.RetryNTimes;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
@@ -16,6 +19,7 @@ import org.springframework.boot.health.contributor.Status;
 import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
 import dev.zklock.core.CuratorLockManager;
+import dev.zklock.testsupport.FreePorts;
 import dev.zklock.testsupport.StoppableZooKeeper;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,6 +30,8 @@ import static org.awaitility.Awaitility.await;
  * restarted.
  */
 class ZkLockHealthIndicatorTests {
+
+	private static final Logger logger = LoggerFactory.getLogger(ZkLockHealthIndicatorTests.class);
 
 	private static final int SESSION_TIMEOUT_MILLIS = 2_000;
 
@@ -94,21 +100,27 @@ class ZkLockHealthIndicatorTests {
 
 	@Test
 	void answersQuicklyWhileZooKeeperIsDown() {
+		assertThat(this.indicator.health().getStatus()).isEqualTo(Status.UP);
 		this.server.stop();
 		await().atMost(Duration.ofSeconds(10)).until(() -> !this.client.getZookeeperClient().isConnected());
-		long worstNanos = 0;
-		for (int i = 0; i < 100; i++) {
+		long[] nanos = new long[100];
+		for (int i = 0; i < nanos.length; i++) {
 			long start = System.nanoTime();
-			this.indicator.health();
-			worstNanos = Math.max(worstNanos, System.nanoTime() - start);
+			assertThat(this.indicator.health().getStatus()).isNotEqualTo(Status.UP);
+			nanos[i] = System.nanoTime() - start;
 		}
-		assertThat(Duration.ofNanos(worstNanos)).isLessThan(Duration.ofMillis(50));
+		Arrays.sort(nanos);
+		logger.info("Health while ZooKeeper is down, 100 checks: median {} µs, slowest {} µs", nanos[50] / 1_000,
+				nanos[99] / 1_000);
+		assertThat(Duration.ofNanos(nanos[50])).isLessThan(Duration.ofMillis(5));
+		// A call that waited for ZooKeeper would take at least the 1s connection timeout
+		assertThat(Duration.ofNanos(nanos[99])).isLessThan(Duration.ofMillis(500));
 	}
 
 	@Test
 	void downBeforeTheFirstConnection() {
 		CuratorFramework unconnected = CuratorFrameworkFactory.builder()
-			.connectString("127.0.0.1:" + StoppableZooKeeper.freePort())
+			.connectString("127.0.0.1:" + FreePorts.next())
 			.retryPolicy(new RetryNTimes(0, 10))
 			.build();
 		unconnected.start();
