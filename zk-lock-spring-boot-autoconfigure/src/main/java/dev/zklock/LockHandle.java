@@ -8,30 +8,38 @@ import dev.zklock.annotation.LockMode;
  * The result of an acquisition attempt. When {@link #isAcquired()} is true the
  * lock is held until {@link #close()}; otherwise {@link #close()} does nothing.
  * Meant for try-with-resources. A handle is used by the thread that acquired it.
+ * While it is open, an acquired handle is also the thread's
+ * {@link LockContext#current() current lock context} (unless a lock taken later is
+ * open too).
  */
-public interface LockHandle extends AutoCloseable {
+public interface LockHandle extends LockContext, AutoCloseable {
 
 	/**
 	 * The lock name.
 	 * @return the name
 	 */
+	@Override
 	String name();
 
 	/**
 	 * The keys this handle covers, in the order they were locked.
 	 * @return the keys
 	 */
+	@Override
 	List<String> keys();
 
 	/**
 	 * The mode the lock was requested in.
 	 * @return the mode
 	 */
+	@Override
 	LockMode mode();
 
 	/**
-	 * Whether the lock was acquired within the timeout.
-	 * @return whether the lock is held by this handle
+	 * Whether the lock was acquired within the timeout and the handle is not closed
+	 * yet. Unlike {@link #isHeld()}, this stays true while the lock is in doubt or
+	 * lost, until the handle is closed.
+	 * @return whether this handle acquired the lock and is open
 	 */
 	boolean isAcquired();
 
@@ -42,11 +50,46 @@ public interface LockHandle extends AutoCloseable {
 	 * holder that lost the lock without noticing.
 	 * @return the fencing token
 	 * @throws IllegalStateException when the lock is not held
-	 * @throws UnsupportedOperationException when the lock does not provide tokens;
-	 * zk-lock provides them for {@link LockMode#MUTEX} locks on one key
+	 * @throws UnsupportedOperationException when the lock does not provide tokens
 	 */
+	@Override
 	default long fencingToken() {
 		throw new UnsupportedOperationException("Lock '" + name() + "' does not provide fencing tokens");
+	}
+
+	/**
+	 * The fencing token of one key; by default the only token of a lock on at most
+	 * one key.
+	 * @param key the key
+	 * @return the token
+	 */
+	@Override
+	default long fencingToken(String key) {
+		if (keys().size() > 1) {
+			throw new UnsupportedOperationException("Lock '" + name() + "' does not provide a token per key");
+		}
+		return fencingToken();
+	}
+
+	/**
+	 * Whether the lock is held for sure; by default whether it was acquired and is
+	 * not closed.
+	 * @return whether the lock is held
+	 */
+	@Override
+	default boolean isHeld() {
+		return isAcquired();
+	}
+
+	/**
+	 * Check that the lock is held.
+	 * @throws LockLostException when it is not
+	 */
+	@Override
+	default void assertHeld() {
+		if (!isHeld()) {
+			throw new LockLostException("Lock '" + name() + "' is not held", name(), null);
+		}
 	}
 
 	/**

@@ -3,23 +3,44 @@ package dev.zklock;
 import java.lang.reflect.UndeclaredThrowableException;
 import java.util.Objects;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import dev.zklock.core.KeyEncoder;
 import dev.zklock.core.LockManager;
 
 /**
  * Programmatic access to distributed locks, with the same semantics as
- * {@link dev.zklock.annotation.DistributedLock}.
+ * {@link dev.zklock.annotation.DistributedLock}. Inside a callback, and while a
+ * handle from {@link #tryAcquire(LockRequest)} is open,
+ * {@link LockContext#current()} gives the lock's fencing token and state.
  */
 public class LockTemplate {
 
+	private static final Logger logger = LoggerFactory.getLogger(LockTemplate.class);
+
 	private final LockManager lockManager;
+
+	private final LostLockAction lostLockAction;
+
+	/**
+	 * Create a new template that throws {@link LockLostException} when a callback
+	 * returns after its lock was lost.
+	 * @param lockManager the manager that talks to ZooKeeper
+	 */
+	public LockTemplate(LockManager lockManager) {
+		this(lockManager, LostLockAction.THROW);
+	}
 
 	/**
 	 * Create a new template.
 	 * @param lockManager the manager that talks to ZooKeeper
+	 * @param lostLockAction what happens when a callback returns after its lock was
+	 * lost or while it is in doubt
 	 */
-	public LockTemplate(LockManager lockManager) {
+	public LockTemplate(LockManager lockManager, LostLockAction lostLockAction) {
 		this.lockManager = lockManager;
+		this.lostLockAction = Objects.requireNonNull(lostLockAction, "lostLockAction must not be null");
 	}
 
 	/**
@@ -28,11 +49,16 @@ public class LockTemplate {
 	 * callback pass through unchanged; checked ones are wrapped in an
 	 * {@link UndeclaredThrowableException}. A failure to release is added as
 	 * suppressed to the callback's exception, or thrown when the callback succeeded.
+	 * When the callback returns while its lock is lost or in doubt, the lock is
+	 * released and a {@link LockLostException} thrown, or a warning logged, as the
+	 * {@link LostLockAction} says.
 	 * @param <T> the result type
 	 * @param request what to lock
 	 * @param callback the work
 	 * @return the callback's result
 	 * @throws LockTimeoutException when the lock was not acquired in time
+	 * @throws LockLostException when the callback returned after the lock was lost
+	 * and the action is {@link LostLockAction#THROW}
 	 * @throws LockException when ZooKeeper fails or the thread is interrupted while
 	 * waiting
 	 */
@@ -55,8 +81,33 @@ public class LockTemplate {
 			}
 			throw rethrow(ex);
 		}
-		handle.close();
+		LockLostException lost = checkHeld(handle);
+		try {
+			handle.close();
+		}
+		catch (RuntimeException releaseFailure) {
+			if (lost == null) {
+				throw releaseFailure;
+			}
+			lost.addSuppressed(releaseFailure);
+		}
+		if (lost != null) {
+			if (this.lostLockAction == LostLockAction.THROW) {
+				throw lost;
+			}
+			logger.warn("LockTemplate callback returned after its lock was no longer held: {}", lost.getMessage());
+		}
 		return result;
+	}
+
+	private static LockLostException checkHeld(LockHandle handle) {
+		try {
+			handle.assertHeld();
+			return null;
+		}
+		catch (LockLostException ex) {
+			return ex;
+		}
 	}
 
 	/**

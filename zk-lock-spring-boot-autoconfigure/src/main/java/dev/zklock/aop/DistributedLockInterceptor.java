@@ -10,11 +10,14 @@ import org.slf4j.LoggerFactory;
 
 import org.springframework.aop.support.AopUtils;
 
+import dev.zklock.FencingToken;
 import dev.zklock.LockException;
 import dev.zklock.LockHandle;
 import dev.zklock.LockKeyException;
+import dev.zklock.LockLostException;
 import dev.zklock.LockRequest;
 import dev.zklock.LockTimeoutException;
+import dev.zklock.LostLockAction;
 import dev.zklock.annotation.OnTimeout;
 import dev.zklock.core.LockManager;
 
@@ -29,6 +32,11 @@ import dev.zklock.core.LockManager;
  * acquisition itself fails with a {@link LockException} (ZooKeeper unavailable,
  * thread interrupted) the fallback method is called if there is one; otherwise
  * the exception is thrown. A {@link LockKeyException} is always thrown.
+ * <p>
+ * A parameter of type {@link FencingToken} receives the lock's token. When the
+ * method returns while its lock is lost or in doubt, the lock is released and a
+ * {@link LockLostException} thrown instead of the result, so that a surrounding
+ * transaction rolls back; {@link LostLockAction#LOG} logs a warning instead.
  */
 public class DistributedLockInterceptor implements MethodInterceptor {
 
@@ -40,8 +48,11 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 
 	private final Supplier<List<LockInterceptionListener>> listeners;
 
+	private final LostLockAction lostLockAction;
+
 	/**
-	 * Create a new interceptor.
+	 * Create a new interceptor that throws {@link LockLostException} when a method
+	 * returns after its lock was lost.
 	 * @param operationSource where lock operations come from
 	 * @param lockManager supplies the lock manager, resolved on first use
 	 * @param listeners supplies the listeners told about skipped calls and
@@ -49,9 +60,24 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 	 */
 	public DistributedLockInterceptor(LockOperationSource operationSource, Supplier<LockManager> lockManager,
 			Supplier<List<LockInterceptionListener>> listeners) {
+		this(operationSource, lockManager, listeners, LostLockAction.THROW);
+	}
+
+	/**
+	 * Create a new interceptor.
+	 * @param operationSource where lock operations come from
+	 * @param lockManager supplies the lock manager, resolved on first use
+	 * @param listeners supplies the listeners told about skipped calls and
+	 * fallbacks, resolved on first use
+	 * @param lostLockAction what happens when a method returns after its lock was
+	 * lost or while it is in doubt
+	 */
+	public DistributedLockInterceptor(LockOperationSource operationSource, Supplier<LockManager> lockManager,
+			Supplier<List<LockInterceptionListener>> listeners, LostLockAction lostLockAction) {
 		this.operationSource = operationSource;
 		this.lockManager = lockManager;
 		this.listeners = listeners;
+		this.lostLockAction = lostLockAction;
 	}
 
 	@Override
@@ -82,14 +108,59 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		}
 		Object result;
 		try {
+			passFencingToken(operation, args, handle);
 			result = invocation.proceed();
 		}
 		catch (Throwable ex) {
+			LockLostException lost = checkHeld(handle);
+			if (lost != null) {
+				ex.addSuppressed(lost);
+			}
 			releaseAfterFailure(handle, ex);
 			throw ex;
 		}
-		handle.close();
-		return result;
+		LockLostException lost = checkHeld(handle);
+		if (lost == null) {
+			handle.close();
+			return result;
+		}
+		return returnedAfterLoss(operation, handle, lost, result);
+	}
+
+	private static void passFencingToken(LockOperation operation, Object[] args, LockHandle handle) {
+		int index = operation.getFencingTokenParameter();
+		if (index >= 0) {
+			args[index] = new FencingToken(handle.fencingToken());
+		}
+	}
+
+	private Object returnedAfterLoss(LockOperation operation, LockHandle handle, LockLostException lost,
+			Object result) {
+		if (this.lostLockAction == LostLockAction.LOG) {
+			logger.warn("{} returned after its lock was no longer held; returning its result because "
+					+ "zk-lock.lost-lock-action=LOG: {}", operation.describe(), lost.getMessage());
+			releaseAfterFailure(handle, lost);
+			for (Throwable failure : lost.getSuppressed()) {
+				logger.warn("Releasing the lock of {} failed as well", operation.describe(), failure);
+			}
+			return result;
+		}
+		LockLostException exception = new LockLostException(operation.describe() + " returned after its lock was "
+				+ "no longer held, so its result is discarded and a surrounding transaction rolls back (set "
+				+ "zk-lock.lost-lock-action=LOG to only log this). " + lost.getMessage(), lost.getLockName(),
+				lost.getKey());
+		releaseAfterFailure(handle, exception);
+		throw exception;
+	}
+
+	private static LockLostException checkHeld(LockHandle handle) {
+		try {
+			handle.assertHeld();
+			return null;
+		}
+		catch (LockLostException ex) {
+			return ex;
+		}
 	}
 
 	private Object notAcquired(LockOperation operation, LockRequest request, Object target, Object[] args)

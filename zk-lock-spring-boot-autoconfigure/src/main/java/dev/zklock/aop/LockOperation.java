@@ -51,9 +51,11 @@ public final class LockOperation {
 
 	private final Supplier<Object> skipValue;
 
+	private final int fencingTokenParameter;
+
 	LockOperation(Method method, Class<?> targetClass, String description, String name, LockMode mode, int permits,
 			Duration timeout, String keyExpressionString, Expression keyExpression, LockKeyEvaluator keyEvaluator,
-			OnTimeout onTimeout, FallbackMethod fallback, Supplier<Object> skipValue) {
+			OnTimeout onTimeout, FallbackMethod fallback, Supplier<Object> skipValue, int fencingTokenParameter) {
 		this.method = method;
 		this.targetClass = targetClass;
 		this.description = description;
@@ -67,6 +69,7 @@ public final class LockOperation {
 		this.onTimeout = onTimeout;
 		this.fallback = fallback;
 		this.skipValue = skipValue;
+		this.fencingTokenParameter = fencingTokenParameter;
 	}
 
 	/**
@@ -131,6 +134,15 @@ public final class LockOperation {
 	 */
 	public OnTimeout getOnTimeout() {
 		return this.onTimeout;
+	}
+
+	/**
+	 * The index of the parameter of type {@link dev.zklock.FencingToken} that
+	 * receives the token of the acquired lock.
+	 * @return the index, or -1 when the method declares none
+	 */
+	public int getFencingTokenParameter() {
+		return this.fencingTokenParameter;
 	}
 
 	/**

@@ -27,6 +27,7 @@ import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 import org.springframework.util.StringUtils;
 
+import dev.zklock.FencingToken;
 import dev.zklock.annotation.DistributedLock;
 import dev.zklock.annotation.LockMode;
 import dev.zklock.annotation.OnTimeout;
@@ -115,6 +116,7 @@ public class LockOperationSource {
 		List<String> problems = new ArrayList<>();
 		checkReturnType(method, problems);
 		checkPermits(annotation, problems);
+		int fencingTokenParameter = findFencingTokenParameter(method, problems);
 		Duration timeout = parseTimeout(annotation.timeout(), problems);
 		String keyExpressionString = annotation.key().trim();
 		Expression keyExpression = parseKey(method, userClass, keyExpressionString, problems);
@@ -129,7 +131,23 @@ public class LockOperationSource {
 		}
 		String name = StringUtils.hasText(annotation.name()) ? annotation.name().trim() : defaultName(method, userClass);
 		return new LockOperation(method, userClass, description, name, annotation.mode(), annotation.permits(), timeout,
-				keyExpressionString, keyExpression, this.keyEvaluator, annotation.onTimeout(), fallback, skipValue);
+				keyExpressionString, keyExpression, this.keyEvaluator, annotation.onTimeout(), fallback, skipValue,
+				fencingTokenParameter);
+	}
+
+	private int findFencingTokenParameter(Method method, List<String> problems) {
+		Class<?>[] types = method.getParameterTypes();
+		List<Integer> found = new ArrayList<>();
+		for (int i = 0; i < types.length; i++) {
+			if (types[i] == FencingToken.class) {
+				found.add(i);
+			}
+		}
+		if (found.size() > 1) {
+			problems.add("it declares " + found.size() + " parameters of type FencingToken (at positions " + found
+					+ "), but the lock has one token to pass; keep one");
+		}
+		return found.isEmpty() ? -1 : found.get(0);
 	}
 
 	private void checkReturnType(Method method, List<String> problems) {

@@ -3,6 +3,9 @@ package dev.zklock.autoconfigure;
 import java.nio.charset.StandardCharsets;
 
 import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.state.ConnectionStateErrorPolicy;
+import org.apache.curator.framework.state.SessionConnectionStateErrorPolicy;
+import org.apache.curator.framework.state.StandardConnectionStateErrorPolicy;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 
 import org.springframework.util.StringUtils;
@@ -22,7 +25,8 @@ final class CuratorFrameworkBuilderFactory {
 			.sessionTimeoutMs((int) properties.getSessionTimeout().toMillis())
 			.connectionTimeoutMs((int) properties.getConnectionTimeout().toMillis())
 			.retryPolicy(new ExponentialBackoffRetry((int) retry.getBaseSleep().toMillis(), retry.getMaxRetries(),
-					(int) retry.getMaxSleep().toMillis()));
+					(int) retry.getMaxSleep().toMillis()))
+			.connectionStateErrorPolicy(errorPolicy(properties.getConnectionLossPolicy()));
 		if (StringUtils.hasText(properties.getNamespace())) {
 			builder.namespace(properties.getNamespace());
 		}
@@ -35,6 +39,11 @@ final class CuratorFrameworkBuilderFactory {
 			builder.zkClientConfig(ZooKeeperTlsClientConfig.create(properties.getTls()));
 		}
 		return builder;
+	}
+
+	private static ConnectionStateErrorPolicy errorPolicy(ZkLockProperties.ConnectionLossPolicy policy) {
+		return (policy == ZkLockProperties.ConnectionLossPolicy.LOST) ? new SessionConnectionStateErrorPolicy()
+				: new StandardConnectionStateErrorPolicy();
 	}
 
 }

@@ -1,6 +1,7 @@
 package dev.zklock.autoconfigure;
 
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -69,6 +70,8 @@ final class CuratorStartup {
 
 		private final AtomicBoolean reported = new AtomicBoolean();
 
+		private final CountDownLatch done = new CountDownLatch(1);
+
 		@Override
 		public void stateChanged(CuratorFramework client, ConnectionState newState) {
 			if (newState == ConnectionState.CONNECTED) {
@@ -76,10 +79,30 @@ final class CuratorStartup {
 			}
 		}
 
+		// Whoever comes second waits, so that startup goes on only once the report is logged
 		void report(CuratorFramework client) {
 			if (!this.reported.compareAndSet(false, true)) {
+				awaitReport();
 				return;
 			}
+			try {
+				logConnection(client);
+			}
+			finally {
+				this.done.countDown();
+			}
+		}
+
+		private void awaitReport() {
+			try {
+				this.done.await(5, TimeUnit.SECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+
+		private void logConnection(CuratorFramework client) {
 			client.getConnectionStateListenable().removeListener(this);
 			int requested = (int) CuratorStartup.this.properties.getSessionTimeout().toMillis();
 			int negotiated = client.getZookeeperClient().getLastNegotiatedSessionTimeoutMs();

@@ -14,6 +14,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
 import org.springframework.context.annotation.Import;
@@ -23,19 +24,25 @@ import org.springframework.core.type.AnnotationMetadata;
 import org.springframework.util.function.SingletonSupplier;
 
 import dev.zklock.LockTemplate;
+import dev.zklock.LostLockAction;
 import dev.zklock.aop.DistributedLockAdvisor;
 import dev.zklock.aop.DistributedLockInterceptor;
 import dev.zklock.aop.DistributedLockValidator;
 import dev.zklock.aop.LockInterceptionListener;
 import dev.zklock.aop.LockOperationSource;
 import dev.zklock.core.CuratorLockManager;
+import dev.zklock.core.LockLossListener;
 import dev.zklock.core.LockManager;
+import dev.zklock.core.LockOwnerData;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
  * Auto-configuration} for {@link dev.zklock.annotation.DistributedLock} and
  * {@link LockTemplate}: the lock manager, the advisor that locks annotated
- * methods, and the validator that checks their declarations at startup.
+ * methods, and the validator that checks their declarations at startup. Lost
+ * locks are published as {@link dev.zklock.LockLostEvent}s and passed to every
+ * {@link LockLossListener} bean; a {@link LockOwnerData} bean replaces the owner
+ * data stored in lock nodes.
  */
 @AutoConfiguration(after = ZkLockAutoConfiguration.class)
 @ConditionalOnClass({ CuratorFramework.class, InterProcessMutex.class })
@@ -46,16 +53,28 @@ public final class DistributedLockAutoConfiguration {
 
 	private static final String ASPECT_ORDER_PROPERTY = "zk-lock.aspect-order";
 
+	private static final String LOST_LOCK_ACTION_PROPERTY = "zk-lock.lost-lock-action";
+
 	@Bean
 	@ConditionalOnMissingBean
-	LockManager zkLockManager(CuratorFramework client, ZkLockProperties properties) {
-		return new CuratorLockManager(client, properties.getBasePath(), properties.getDefaultTimeout());
+	LockManager zkLockManager(CuratorFramework client, ZkLockProperties properties, Environment environment,
+			ObjectProvider<LockOwnerData> ownerData, ObjectProvider<LockLossListener> lossListeners,
+			ApplicationEventPublisher eventPublisher) {
+		CuratorLockManager manager = new CuratorLockManager(client, properties.getBasePath(),
+				properties.getDefaultTimeout());
+		manager.setInterruptOnLoss(properties.isInterruptOnLoss());
+		manager.setOwnerData(properties.isOwnerData()
+				? ownerData.getIfAvailable(() -> LockOwnerData.json(environment.getProperty("spring.application.name")))
+				: LockOwnerData.none());
+		manager.addLockLossListener(new LockLostEventPublisher(manager, eventPublisher));
+		lossListeners.orderedStream().forEach(manager::addLockLossListener);
+		return manager;
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
-	LockTemplate lockTemplate(LockManager lockManager) {
-		return new LockTemplate(lockManager);
+	LockTemplate lockTemplate(LockManager lockManager, ZkLockProperties properties) {
+		return new LockTemplate(lockManager, properties.getLostLockAction());
 	}
 
 	@Bean
@@ -69,9 +88,14 @@ public final class DistributedLockAutoConfiguration {
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	@ConditionalOnMissingBean
 	static DistributedLockInterceptor distributedLockInterceptor(LockOperationSource distributedLockOperationSource,
-			ObjectProvider<LockManager> lockManager, ObjectProvider<LockInterceptionListener> listeners) {
+			ObjectProvider<LockManager> lockManager, ObjectProvider<LockInterceptionListener> listeners,
+			Environment environment) {
+		// Created early by the auto-proxy creator: read the action without binding ZkLockProperties
+		LostLockAction lostLockAction = Binder.get(environment)
+			.bind(LOST_LOCK_ACTION_PROPERTY, LostLockAction.class)
+			.orElse(LostLockAction.THROW);
 		return new DistributedLockInterceptor(distributedLockOperationSource, SingletonSupplier.of(lockManager::getObject),
-				SingletonSupplier.of(() -> listeners.orderedStream().toList()));
+				SingletonSupplier.of(() -> listeners.orderedStream().toList()), lostLockAction);
 	}
 
 	@Bean

@@ -6,6 +6,8 @@ import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.core.Ordered;
 
+import dev.zklock.LostLockAction;
+
 /**
  * Configuration properties for zk-lock. Validated once bound: a value zk-lock cannot
  * use fails startup with an {@link InvalidZkLockPropertyException}.
@@ -60,6 +62,35 @@ public class ZkLockProperties implements InitializingBean {
 	 * interceptor, so that locks are released after commit.
 	 */
 	private int aspectOrder = DEFAULT_ASPECT_ORDER;
+
+	/**
+	 * Connection state from which held locks no longer count as held. SUSPENDED,
+	 * Curator's standard error policy, puts them in doubt as soon as the connection
+	 * is suspended and holds them again if the client reconnects with the same
+	 * session. LOST, Curator's session policy, keeps them held through short
+	 * disconnections until the session is lost. Applies to the auto-configured
+	 * client; a client of your own brings its own policy.
+	 */
+	private ConnectionLossPolicy connectionLossPolicy = ConnectionLossPolicy.SUSPENDED;
+
+	/**
+	 * Whether to interrupt the thread that holds a lock when the lock is lost.
+	 */
+	private boolean interruptOnLoss;
+
+	/**
+	 * What happens when a @DistributedLock method or LockTemplate callback returns
+	 * while its lock is lost or in doubt: THROW a LockLostException instead of
+	 * returning, so that a surrounding transaction rolls back, or LOG a warning and
+	 * return the result.
+	 */
+	private LostLockAction lostLockAction = LostLockAction.THROW;
+
+	/**
+	 * Whether to store the owner of each lock node in the node as JSON: the
+	 * application name, host, process id and thread.
+	 */
+	private boolean ownerData = true;
 
 	private final Retry retry = new Retry();
 
@@ -127,6 +158,38 @@ public class ZkLockProperties implements InitializingBean {
 		this.aspectOrder = aspectOrder;
 	}
 
+	public ConnectionLossPolicy getConnectionLossPolicy() {
+		return this.connectionLossPolicy;
+	}
+
+	public void setConnectionLossPolicy(ConnectionLossPolicy connectionLossPolicy) {
+		this.connectionLossPolicy = connectionLossPolicy;
+	}
+
+	public boolean isInterruptOnLoss() {
+		return this.interruptOnLoss;
+	}
+
+	public void setInterruptOnLoss(boolean interruptOnLoss) {
+		this.interruptOnLoss = interruptOnLoss;
+	}
+
+	public LostLockAction getLostLockAction() {
+		return this.lostLockAction;
+	}
+
+	public void setLostLockAction(LostLockAction lostLockAction) {
+		this.lostLockAction = lostLockAction;
+	}
+
+	public boolean isOwnerData() {
+		return this.ownerData;
+	}
+
+	public void setOwnerData(boolean ownerData) {
+		this.ownerData = ownerData;
+	}
+
 	public Retry getRetry() {
 		return this.retry;
 	}
@@ -150,6 +213,25 @@ public class ZkLockProperties implements InitializingBean {
 	@Override
 	public void afterPropertiesSet() {
 		ZkLockPropertiesValidator.validate(this);
+	}
+
+	/**
+	 * Connection state from which held locks no longer count as held.
+	 */
+	public enum ConnectionLossPolicy {
+
+		/**
+		 * A suspended connection puts held locks in doubt (Curator's
+		 * {@code StandardConnectionStateErrorPolicy}).
+		 */
+		SUSPENDED,
+
+		/**
+		 * Only a lost session loses held locks (Curator's
+		 * {@code SessionConnectionStateErrorPolicy}).
+		 */
+		LOST
+
 	}
 
 	/**

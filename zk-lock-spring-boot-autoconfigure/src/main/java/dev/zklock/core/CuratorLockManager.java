@@ -15,6 +15,7 @@ import org.apache.curator.utils.PathUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.zklock.LockContextHolder;
 import dev.zklock.LockException;
 import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
@@ -25,21 +26,28 @@ import dev.zklock.annotation.LockMode;
  * <p>
  * A lock lives at {@code <basePath>/<name>/<key>}, each part encoded by
  * {@link KeyEncoder} into one safe path segment; a request without keys uses the
- * reserved segment {@link KeyEncoder#NO_KEY}. MUTEX uses {@code InterProcessMutex},
- * READ and WRITE one {@code InterProcessReadWriteLock}, SEMAPHORE
- * {@code InterProcessSemaphoreV2}. Each waiter watches one node (its predecessor;
+ * reserved segment {@link KeyEncoder#NO_KEY}. MUTEX uses {@code InterProcessMutex};
+ * READ and WRITE a pair of {@code InterProcessMutex}es that follow
+ * {@code InterProcessReadWriteLock}'s protocol; SEMAPHORE follows
+ * {@code InterProcessSemaphoreV2}'s. Each waiter watches one node (its predecessor;
  * a reader, the writer ahead of it), so a release wakes one waiter, or the readers
  * behind a writer. Parent nodes are containers that ZooKeeper removes once empty.
- * MUTEX handles give a fencing token ({@link LockHandle#fencingToken()}). MUTEX,
- * READ/WRITE and SEMAPHORE on the same name and key are independent locks: use one
- * family per name.
+ * MUTEX, READ/WRITE and SEMAPHORE on the same name and key are independent locks:
+ * use one family per name.
+ * <p>
+ * Every handle has a fencing token in every mode: the creation zxid of the
+ * holder's node (the lease, for SEMAPHORE), taken from the create response. Each
+ * node stores {@link LockOwnerData}. An acquired handle is the thread's
+ * {@link dev.zklock.LockContext} until closed. A {@link ConnectionLossHandler}
+ * keeps the {@link LockRegistry} states in line with the connection: see
+ * {@link LockState}. Close the manager to stop listening to the client.
  * <p>
  * Every outermost acquisition by a thread gets its own recipe instance (which
  * costs no ZooKeeper round trip); nested acquisitions of the same path by the same
  * thread re-enter it without a second node and release at the outermost close.
  * Several keys are locked in sorted order, all or nothing, within one timeout.
  */
-public class CuratorLockManager implements LockManager {
+public class CuratorLockManager implements LockManager, AutoCloseable {
 
 	private static final Logger logger = LoggerFactory.getLogger(CuratorLockManager.class);
 
@@ -55,8 +63,13 @@ public class CuratorLockManager implements LockManager {
 
 	private final ThreadLocal<Map<SlotKey, LockSlot>> threadSlots = new ThreadLocal<>();
 
+	private final ConnectionLossHandler lossHandler;
+
+	private volatile LockOwnerData ownerData = LockOwnerData.json(null);
+
 	/**
-	 * Create a new manager.
+	 * Create a new manager, which starts listening to the client's connection state
+	 * at once.
 	 * @param client the Curator client; it must be started before locks are taken
 	 * @param basePath the path under which every lock node is created, such as
 	 * {@code /locks}; neither the root nor ZooKeeper's own {@code /zookeeper}
@@ -71,6 +84,45 @@ public class CuratorLockManager implements LockManager {
 					"zk-lock.default-timeout must not be negative, got " + defaultTimeout + "; use 0 to try once");
 		}
 		this.defaultTimeout = defaultTimeout;
+		this.lossHandler = new ConnectionLossHandler(client, this.registry);
+		this.lossHandler.start();
+	}
+
+	/**
+	 * Set the data stored in each lock node; by default JSON with host, pid and
+	 * thread ({@link LockOwnerData#json(String)}).
+	 * @param ownerData the owner data; {@link LockOwnerData#none()} for the client's
+	 * default data
+	 */
+	public void setOwnerData(LockOwnerData ownerData) {
+		this.ownerData = Objects.requireNonNull(ownerData, "ownerData must not be null");
+	}
+
+	/**
+	 * Set whether a thread whose lock is lost is interrupted, so that blocking work
+	 * in the critical section stops. A lock in doubt is not interrupted: it may be
+	 * held again.
+	 * @param interruptOnLoss whether to interrupt
+	 */
+	public void setInterruptOnLoss(boolean interruptOnLoss) {
+		this.lossHandler.setInterruptOnLoss(interruptOnLoss);
+	}
+
+	/**
+	 * Add a listener told about every lost lock.
+	 * @param listener the listener
+	 */
+	public void addLockLossListener(LockLossListener listener) {
+		this.lossHandler.addListener(Objects.requireNonNull(listener, "listener must not be null"));
+	}
+
+	/**
+	 * Stop listening to the client's connection state. Locks still held stay held
+	 * until released or until the client closes.
+	 */
+	@Override
+	public void close() {
+		this.lossHandler.close();
 	}
 
 	/**
@@ -145,9 +197,11 @@ public class CuratorLockManager implements LockManager {
 					slots.putIfAbsent(slotKey, slot);
 				}
 				slot.enter(mode);
-				holds.add(new LockHold(slotKey, slot, mode));
+				holds.add(new LockHold(slotKey, slot, mode, slot.entry(mode)));
 			}
-			return new CuratorLockHandle(this, name, keys, mode, List.copyOf(holds), true);
+			CuratorLockHandle handle = new CuratorLockHandle(this, name, keys, mode, List.copyOf(holds), true);
+			LockContextHolder.push(handle);
+			return handle;
 		}
 		catch (Exception ex) {
 			boolean interrupted = Thread.interrupted() || isInterruption(ex);
@@ -236,14 +290,24 @@ public class CuratorLockManager implements LockManager {
 			return;
 		}
 		LockRegistry.Entry entry = slot.removeEntry(hold.mode());
+		// a lost lock went with its session: nothing to confirm
+		boolean sessionGone = entry == null
+				|| this.registry.transition(entry, LockRegistry.Entry.OWNED, LockState.RELEASING) == null;
+		boolean released = false;
 		try {
 			slot.release(hold.mode());
+			released = true;
 			logger.debug("Released lock '{}' key '{}' ({})", slot.name(), KeyEncoder.abbreviate(slot.key()),
 					hold.mode());
 		}
 		finally {
-			if (entry != null) {
-				this.registry.remove(entry);
+			if (released || sessionGone) {
+				if (entry != null) {
+					this.registry.remove(entry);
+				}
+			}
+			else {
+				this.lossHandler.releaseFailed();
 			}
 			if (slot.isEmpty()) {
 				Map<SlotKey, LockSlot> slots = this.threadSlots.get();
@@ -256,29 +320,32 @@ public class CuratorLockManager implements LockManager {
 	}
 
 	private boolean acquireInZooKeeper(LockSlot slot, LockMode mode, long waitMillis) throws Exception {
-		LockRegistry.Entry entry = this.registry.waiting(slot.name(), slot.key(), slot.path(), mode);
-		boolean acquired = false;
+		LockRegistry.Entry entry = this.registry.waiting(slot.name(), slot.key(), slot.path(), mode,
+				this.lossHandler.lossEpoch());
+		LockNode node = null;
 		try {
-			acquired = slot.acquire(mode, waitMillis);
+			node = slot.acquire(mode, waitMillis);
 		}
 		finally {
-			if (acquired) {
-				this.registry.held(entry);
+			if (node != null) {
+				this.registry.held(entry, node);
 				slot.entry(mode, entry);
-				logger.debug("Acquired lock '{}' key '{}' ({})", slot.name(), KeyEncoder.abbreviate(slot.key()), mode);
+				logger.debug("Acquired lock '{}' key '{}' ({}), fencing token {}", slot.name(),
+						KeyEncoder.abbreviate(slot.key()), mode, node.czxid());
+				this.lossHandler.acquired(entry);
 			}
 			else {
 				this.registry.remove(entry);
 			}
 		}
-		return acquired;
+		return node != null;
 	}
 
 	private LockSlot newSlot(String name, String key, String path, LockMode mode, int permits) {
 		return switch (mode) {
-			case MUTEX -> new MutexSlot(this.client, name, key, path);
-			case READ, WRITE -> new ReadWriteSlot(this.client, name, key, path);
-			case SEMAPHORE -> new SemaphoreSlot(this.client, name, key, path, permits);
+			case MUTEX -> new MutexSlot(this.client, name, key, path, this.ownerData);
+			case READ, WRITE -> new ReadWriteSlot(this.client, name, key, path, this.ownerData);
+			case SEMAPHORE -> new SemaphoreSlot(this.client, name, key, path, permits, this.ownerData);
 		};
 	}
 

@@ -14,9 +14,11 @@ import dev.zklock.annotation.LockMode;
  * @param threadName the name of the thread holding or awaiting the lock
  * @param threadId the id of that thread
  * @param since when the thread started waiting, or acquired the lock
- * @param state whether the lock is held or awaited
+ * @param state whether the lock is held, awaited, in doubt, lost or being released
+ * @param fencingToken the creation zxid of the holder's lock node, or 0 while
+ * waiting
  */
 public record LockInfo(String name, String key, String path, LockMode mode, String threadName, long threadId,
-		Instant since, LockState state) {
+		Instant since, LockState state, long fencingToken) {
 
 }

@@ -2,31 +2,43 @@ package dev.zklock.core;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.zklock.LockLossReason;
 import dev.zklock.annotation.LockMode;
 
 /**
- * The locks a {@link CuratorLockManager} currently holds and awaits, one entry per
- * thread, path and mode. Re-entrant acquisitions do not add entries. Read-only for
- * callers; the counters are cheap enough for gauges.
+ * The locks a {@link CuratorLockManager} currently holds, awaits, or still tracks
+ * after a connection problem, one entry per thread, path and mode. Re-entrant
+ * acquisitions do not add entries. Read-only for callers; the counters are cheap
+ * enough for gauges.
+ * <p>
+ * An entry goes from {@link LockState#WAITING} to {@link LockState#HELD}; from
+ * there to {@link LockState#IN_DOUBT} and back while the connection is suspended,
+ * or to {@link LockState#LOST}; and to {@link LockState#RELEASING} when its thread
+ * releases it. It leaves the registry once the release is confirmed or the
+ * session is known to be gone.
  */
 public final class LockRegistry {
 
 	private final Set<Entry> entries = ConcurrentHashMap.newKeySet();
 
-	private final AtomicInteger held = new AtomicInteger();
-
-	private final AtomicInteger waiting = new AtomicInteger();
+	private final Map<LockState, AtomicInteger> counts = new EnumMap<>(LockState.class);
 
 	LockRegistry() {
+		for (LockState state : LockState.values()) {
+			this.counts.put(state, new AtomicInteger());
+		}
 	}
 
 	/**
-	 * Snapshot of the locks held and awaited right now.
+	 * Snapshot of the locks tracked right now.
 	 * @return the locks, in no particular order
 	 */
 	public List<LockInfo> snapshot() {
@@ -38,11 +50,11 @@ public final class LockRegistry {
 	}
 
 	/**
-	 * Number of locks held.
+	 * Number of locks held for sure.
 	 * @return the count
 	 */
 	public int heldCount() {
-		return this.held.get();
+		return count(LockState.HELD);
 	}
 
 	/**
@@ -50,33 +62,103 @@ public final class LockRegistry {
 	 * @return the count
 	 */
 	public int waitingCount() {
-		return this.waiting.get();
+		return count(LockState.WAITING);
 	}
 
-	Entry waiting(String name, String key, String path, LockMode mode) {
-		Entry entry = new Entry(name, key, path, mode, Thread.currentThread());
-		this.waiting.incrementAndGet();
+	/**
+	 * Number of locks in the given state.
+	 * @param state the state
+	 * @return the count
+	 */
+	public int count(LockState state) {
+		return this.counts.get(state).get();
+	}
+
+	Entry waiting(String name, String key, String path, LockMode mode, long epoch) {
+		Entry entry = new Entry(name, key, path, mode, Thread.currentThread(), epoch);
+		this.counts.get(LockState.WAITING).incrementAndGet();
 		this.entries.add(entry);
 		return entry;
 	}
 
-	void held(Entry entry) {
-		entry.sinceMillis = System.currentTimeMillis();
-		entry.state = LockState.HELD;
-		this.waiting.decrementAndGet();
-		this.held.incrementAndGet();
-	}
-
-	void remove(Entry entry) {
-		if (this.entries.remove(entry)) {
-			((entry.state == LockState.HELD) ? this.held : this.waiting).decrementAndGet();
+	void held(Entry entry, LockNode node) {
+		synchronized (entry) {
+			entry.node = node;
+			entry.sinceMillis = System.currentTimeMillis();
+			move(entry, LockState.HELD);
 		}
 	}
 
 	/**
-	 * One tracked lock; identity is the entry itself.
+	 * Move the entry to a new state if it is tracked and in one of the expected
+	 * states.
+	 * @return the state it left, or {@code null} when nothing changed
+	 */
+	LockState transition(Entry entry, Set<LockState> from, LockState to) {
+		synchronized (entry) {
+			if (entry.removed || !from.contains(entry.state)) {
+				return null;
+			}
+			LockState previous = entry.state;
+			move(entry, to);
+			return previous;
+		}
+	}
+
+	/**
+	 * Mark a held or in-doubt entry lost, and interrupt its thread if asked, while
+	 * the thread cannot be releasing it.
+	 * @return whether the entry was held or in doubt
+	 */
+	boolean lose(Entry entry, LockLossReason reason, boolean interrupt) {
+		synchronized (entry) {
+			if (entry.removed || !Entry.OWNED.contains(entry.state)) {
+				return false;
+			}
+			entry.lossReason = reason;
+			move(entry, LockState.LOST);
+			if (interrupt) {
+				entry.thread.interrupt();
+			}
+			return true;
+		}
+	}
+
+	void remove(Entry entry) {
+		synchronized (entry) {
+			if (!entry.removed && this.entries.remove(entry)) {
+				entry.removed = true;
+				this.counts.get(entry.state).decrementAndGet();
+			}
+		}
+	}
+
+	/**
+	 * The tracked entries in the given states.
+	 */
+	List<Entry> entries(Set<LockState> states) {
+		List<Entry> result = new ArrayList<>();
+		for (Entry entry : this.entries) {
+			if (states.contains(entry.state)) {
+				result.add(entry);
+			}
+		}
+		return result;
+	}
+
+	private void move(Entry entry, LockState to) {
+		this.counts.get(entry.state).decrementAndGet();
+		entry.state = to;
+		this.counts.get(to).incrementAndGet();
+	}
+
+	/**
+	 * One tracked lock; identity is the entry itself. The state changes under the
+	 * entry's monitor.
 	 */
 	static final class Entry {
+
+		static final Set<LockState> OWNED = EnumSet.of(LockState.HELD, LockState.IN_DOUBT);
 
 		private final String name;
 
@@ -86,26 +168,72 @@ public final class LockRegistry {
 
 		private final LockMode mode;
 
+		private final Thread thread;
+
 		private final String threadName;
 
-		private final long threadId;
+		private final long epoch;
 
 		private volatile long sinceMillis = System.currentTimeMillis();
 
 		private volatile LockState state = LockState.WAITING;
 
-		private Entry(String name, String key, String path, LockMode mode, Thread thread) {
+		private volatile LockNode node;
+
+		private volatile LockLossReason lossReason;
+
+		private boolean removed;
+
+		private Entry(String name, String key, String path, LockMode mode, Thread thread, long epoch) {
 			this.name = name;
 			this.key = key;
 			this.path = path;
 			this.mode = mode;
+			this.thread = thread;
 			this.threadName = thread.getName();
-			this.threadId = thread.getId();
+			this.epoch = epoch;
+		}
+
+		String name() {
+			return this.name;
+		}
+
+		String key() {
+			return this.key;
+		}
+
+		LockMode mode() {
+			return this.mode;
+		}
+
+		Thread thread() {
+			return this.thread;
+		}
+
+		long epoch() {
+			return this.epoch;
+		}
+
+		LockState state() {
+			return this.state;
+		}
+
+		LockNode node() {
+			return this.node;
+		}
+
+		LockLossReason lossReason() {
+			return this.lossReason;
+		}
+
+		long fencingToken() {
+			LockNode held = this.node;
+			return (held != null) ? held.czxid() : 0;
 		}
 
 		LockInfo toInfo() {
-			return new LockInfo(this.name, this.key, this.path, this.mode, this.threadName, this.threadId,
-					Instant.ofEpochMilli(this.sinceMillis), this.state);
+			return new LockInfo(this.name, this.key, this.path, this.mode, this.threadName, this.thread.getId(),
+					Instant.ofEpochMilli(this.sinceMillis), this.state, fencingToken());
 		}
 
 	}

@@ -3,6 +3,9 @@ package dev.zklock.core;
 import java.util.EnumMap;
 import java.util.Map;
 
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.locks.InterProcessMutex;
+
 import dev.zklock.annotation.LockMode;
 
 /**
@@ -71,6 +74,10 @@ abstract class LockSlot {
 		this.entries.put(mode, entry);
 	}
 
+	LockRegistry.Entry entry(LockMode mode) {
+		return this.entries.get(mode);
+	}
+
 	LockRegistry.Entry removeEntry(LockMode mode) {
 		return this.entries.remove(mode);
 	}
@@ -79,10 +86,10 @@ abstract class LockSlot {
 	 * Acquire in ZooKeeper; called only when the thread does not hold the mode yet.
 	 * @param mode the mode
 	 * @param waitMillis longest wait, 0 to try once
-	 * @return whether the lock was acquired
-	 * @throws Exception on ZooKeeper failure or interruption
+	 * @return the holder's node, or {@code null} when the lock was not acquired
+	 * @throws Exception on ZooKeeper failure or interruption; nothing is held then
 	 */
-	abstract boolean acquire(LockMode mode, long waitMillis) throws Exception;
+	abstract LockNode acquire(LockMode mode, long waitMillis) throws Exception;
 
 	/**
 	 * Release in ZooKeeper; called at the outermost exit of the mode.
@@ -92,12 +99,23 @@ abstract class LockSlot {
 	abstract void release(LockMode mode) throws Exception;
 
 	/**
-	 * The fencing token of the held lock.
-	 * @return the token
-	 * @throws Exception on ZooKeeper failure
+	 * The node of a mutex just acquired; releases the mutex when it cannot be told,
+	 * so that nothing stays half-held.
 	 */
-	long fencingToken() throws Exception {
-		throw new UnsupportedOperationException("Lock '" + this.name + "' provides fencing tokens only in MUTEX mode");
+	static LockNode lockNodeOrRelease(InterProcessMutex mutex, FencingLockInternalsDriver driver,
+			CuratorFramework client) throws Exception {
+		try {
+			return driver.lockNode(client);
+		}
+		catch (Exception ex) {
+			try {
+				mutex.release();
+			}
+			catch (Exception releaseFailure) {
+				ex.addSuppressed(releaseFailure);
+			}
+			throw ex;
+		}
 	}
 
 }

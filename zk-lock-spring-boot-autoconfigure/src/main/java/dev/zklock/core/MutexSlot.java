@@ -14,29 +14,28 @@ final class MutexSlot extends LockSlot {
 
 	private final CuratorFramework client;
 
-	private final FencingLockInternalsDriver driver = new FencingLockInternalsDriver();
+	private final FencingLockInternalsDriver driver;
 
 	private final InterProcessMutex mutex;
 
-	MutexSlot(CuratorFramework client, String name, String key, String path) {
+	MutexSlot(CuratorFramework client, String name, String key, String path, LockOwnerData ownerData) {
 		super(name, key, path);
 		this.client = client;
+		this.driver = new FencingLockInternalsDriver(ownerData);
 		this.mutex = new InterProcessMutex(client, path, this.driver);
 	}
 
 	@Override
-	boolean acquire(LockMode mode, long waitMillis) throws Exception {
-		return this.mutex.acquire(waitMillis, TimeUnit.MILLISECONDS);
+	LockNode acquire(LockMode mode, long waitMillis) throws Exception {
+		if (!this.mutex.acquire(waitMillis, TimeUnit.MILLISECONDS)) {
+			return null;
+		}
+		return lockNodeOrRelease(this.mutex, this.driver, this.client);
 	}
 
 	@Override
 	void release(LockMode mode) throws Exception {
 		this.mutex.release();
-	}
-
-	@Override
-	long fencingToken() throws Exception {
-		return this.driver.czxid(this.client);
 	}
 
 }

@@ -51,12 +51,13 @@ class ZooKeeperFailureTests {
 
 	@AfterEach
 	void stop() throws Exception {
+		this.manager.close();
 		this.client.close();
 		this.server.close();
 	}
 
 	@Test
-	void failedReleaseClearsLocalStateAndNodeIsDeletedInBackground() throws Exception {
+	void failedReleaseShowsReleasingUntilTheNodeIsDeleted() throws Exception {
 		LockRequest request = LockRequest.named("payments").keys("p-1").timeout(Duration.ZERO).build();
 		LockHandle handle = this.manager.acquire(request);
 		assertThat(handle.isAcquired()).isTrue();
@@ -67,11 +68,15 @@ class ZooKeeperFailureTests {
 			.withMessageContaining("'p-1'")
 			.withMessageContaining(this.manager.pathFor("payments", "p-1"));
 		assertThat(handle.isAcquired()).isFalse();
-		assertThat(this.manager.getRegistry().snapshot()).isEmpty();
+		assertThat(this.manager.getRegistry().snapshot()).extracting(LockInfo::state)
+			.containsExactly(LockState.RELEASING);
+		assertThat(this.manager.getRegistry().heldCount()).isZero();
 		handle.close();
 		this.server.restart();
 		await().atMost(Duration.ofSeconds(30))
 			.until(() -> ZooKeeperTestSupport.ephemeralNodes(this.client, this.basePath).isEmpty());
+		await().atMost(Duration.ofSeconds(30)).until(() -> this.manager.getRegistry().snapshot().isEmpty());
+		assertThat(this.manager.getRegistry().count(LockState.RELEASING)).isZero();
 		try (LockHandle again = this.manager.acquire(request)) {
 			assertThat(again.isAcquired()).isTrue();
 			// a real new node, not a re-entry into stale bookkeeping

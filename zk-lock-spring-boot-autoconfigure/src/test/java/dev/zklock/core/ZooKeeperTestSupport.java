@@ -81,9 +81,10 @@ final class ZooKeeperTestSupport {
 			return false;
 		}
 		StackTraceElement[] stack = thread.getStackTrace();
-		Set<String> recipeMethods = Set.of("internalLockLoop", "internalAcquire1Lease");
+		Set<String> recipeMethods = Set.of("internalLockLoop", "awaitLease");
 		boolean inRecipe = Arrays.stream(stack)
-			.anyMatch((frame) -> frame.getClassName().startsWith("org.apache.curator.framework.recipes.locks.")
+			.anyMatch((frame) -> (frame.getClassName().startsWith("org.apache.curator.framework.recipes.locks.")
+					|| frame.getClassName().equals(LeaseSemaphore.class.getName()))
 					&& recipeMethods.contains(frame.getMethodName()));
 		boolean inZooKeeperCall = Arrays.stream(stack)
 			.anyMatch((frame) -> frame.getClassName().startsWith("org.apache.zookeeper."));

@@ -1,0 +1,26 @@
+package dev.zklock;
+
+/**
+ * Why a held lock was lost.
+ */
+public enum LockLossReason {
+
+	/**
+	 * Curator reported the session lost ({@code ConnectionState.LOST}): the session
+	 * expired, or the connection stayed down longer than the session timeout.
+	 */
+	SESSION_LOST,
+
+	/**
+	 * The client reconnected with a new session; the lock node belonged to the old
+	 * one.
+	 */
+	SESSION_CHANGED,
+
+	/**
+	 * The client reconnected with the same session, but the lock node was gone, for
+	 * example deleted by an operator.
+	 */
+	NODE_DELETED
+
+}

@@ -1,0 +1,68 @@
+package dev.zklock.core;
+
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * {@link LockOwnerData} as one line of JSON: application name, host, pid and the
+ * current thread's name. The part before the thread name is built once.
+ */
+final class JsonLockOwnerData implements LockOwnerData {
+
+	private final String prefix;
+
+	JsonLockOwnerData(String applicationName) {
+		StringBuilder json = new StringBuilder(96).append('{');
+		if (applicationName != null && !applicationName.isBlank()) {
+			appendString(json, "app", applicationName).append(',');
+		}
+		appendString(json, "host", hostName()).append(',');
+		json.append("\"pid\":").append(ProcessHandle.current().pid()).append(",\"thread\":\"");
+		this.prefix = json.toString();
+	}
+
+	@Override
+	public byte[] forCurrentThread() {
+		StringBuilder json = new StringBuilder(this.prefix.length() + 48).append(this.prefix);
+		escape(json, Thread.currentThread().getName());
+		return json.append("\"}").toString().getBytes(StandardCharsets.UTF_8);
+	}
+
+	private static StringBuilder appendString(StringBuilder json, String name, String value) {
+		json.append('"').append(name).append("\":\"");
+		escape(json, value);
+		return json.append('"');
+	}
+
+	private static void escape(StringBuilder json, String value) {
+		for (int i = 0; i < value.length(); i++) {
+			char c = value.charAt(i);
+			if (c == '"' || c == '\\') {
+				json.append('\\').append(c);
+			}
+			else if (c < 0x20) {
+				json.append(String.format("\\u%04x", (int) c));
+			}
+			else {
+				json.append(c);
+			}
+		}
+	}
+
+	// The environment first: a reverse DNS lookup can be slow
+	private static String hostName() {
+		for (String variable : new String[] { "HOSTNAME", "COMPUTERNAME" }) {
+			String value = System.getenv(variable);
+			if (value != null && !value.isBlank()) {
+				return value.trim();
+			}
+		}
+		try {
+			return InetAddress.getLocalHost().getHostName();
+		}
+		catch (Exception ex) {
+			return "unknown";
+		}
+	}
+
+}
