@@ -18,7 +18,7 @@ final class CriticalSection {
 		/** The resource applied the write. */
 		WRITTEN,
 
-		/** The resource rejected the write: its fencing token was stale. */
+		/** The resource rejected the read or the write: its fencing token was stale. */
 		REJECTED,
 
 		/** {@code assertHeld()} failed, so nothing was written. */
@@ -45,6 +45,9 @@ final class CriticalSection {
 		long token = locked ? LockContext.current().fencingToken() : 0;
 		long value = resource.enter(key, token);
 		try {
+			if (value < 0) {
+				return Outcome.REJECTED;
+			}
 			if (sleepMillis > 0) {
 				Thread.sleep(sleepMillis);
 			}

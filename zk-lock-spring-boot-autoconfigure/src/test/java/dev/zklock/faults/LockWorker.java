@@ -85,6 +85,8 @@ public final class LockWorker {
 		WorkerSettings settings = new WorkerSettings(require(arguments, "id"), context.getBean(LockTemplate.class),
 				require(arguments, "resource"));
 		LockWorker worker = new LockWorker(client, lockManager, settings);
+		client.getConnectionStateListenable()
+			.addListener((source, state) -> WorkerEvents.emit("connection", "id", settings.id(), "state", state));
 		WorkerEvents.emit("ready", "id", settings.id(), "session", worker.session(), "startMs",
 				(System.nanoTime() - start) / 1_000_000);
 		worker.run();
@@ -145,7 +147,8 @@ public final class LockWorker {
 				thread.start();
 			}
 			case "release", "go" -> signal(verb + ":" + id).countDown();
-			case "session" -> WorkerEvents.emit("session", "id", id, "session", session());
+			case "session" -> WorkerEvents.emit("session", "id", id, "session", session(), "connected",
+					this.client.getZookeeperClient().isConnected());
 			case "registry" -> WorkerEvents.emit("registry", "id", id, "held", this.lockManager.getRegistry().heldCount(),
 					"waiting", this.lockManager.getRegistry().waitingCount(), "inDoubt",
 					this.lockManager.getRegistry().count(LockState.IN_DOUBT), "lost",

@@ -30,10 +30,11 @@ import dev.zklock.testsupport.FreePorts;
  * <ul>
  * <li>overlaps: two sections open at the same time whose holders both wrote after
  * {@code assertHeld()} had passed;</li>
- * <li>stale writes: a write carrying a fencing token below the highest token already
- * written. A fenced key rejects them (like
- * {@code UPDATE ... WHERE fence <= ?}); an unfenced key accepts them and counts
- * them;</li>
+ * <li>stale accesses: a read or a write carrying a fencing token below the highest
+ * token the key has seen. A fenced key rejects them, as a store that checks the
+ * token on every access does (for a write alone: {@code UPDATE ... WHERE fence <= ?});
+ * checking the read too keeps a read-modify-write from losing an update when two
+ * holders were paused. An unfenced key accepts them and counts the stale writes;</li>
  * <li>lost updates: an accepted write whose value is not one more than the counter,
  * because another write came between the section's read and its write;</li>
  * <li>token regressions: a section entered with a token not above the previous
@@ -174,7 +175,8 @@ final class ProtectedResource implements AutoCloseable {
 				}
 				Section section = new Section(this.sectionIds.incrementAndGet(), Long.parseLong(parts[2]));
 				open.put(key, section);
-				return "V " + counter.enter(section);
+				long value = counter.enter(section, !this.unfenced.contains(key));
+				return (value >= 0) ? "V " + value : "R";
 			}
 			case "W" -> {
 				Section section = open.get(key);
@@ -209,7 +211,7 @@ final class ProtectedResource implements AutoCloseable {
 
 		private final long token;
 
-		private long valueRead;
+		private boolean rejected;
 
 		private boolean checkedWrite;
 
@@ -232,7 +234,9 @@ final class ProtectedResource implements AutoCloseable {
 
 		private long value;
 
-		private long highestWrittenToken;
+		private long highestToken;
+
+		private long staleReadsRejected;
 
 		private long lastEnteredToken;
 
@@ -258,7 +262,8 @@ final class ProtectedResource implements AutoCloseable {
 
 		private long sectionsWithoutWrite;
 
-		synchronized long enter(Section section) {
+		// the value, or -1 when a fenced key rejects the section's stale token
+		synchronized long enter(Section section, boolean fenced) {
 			if (this.entries == this.entryTimes.length) {
 				this.entryTimes = Arrays.copyOf(this.entryTimes, this.entries * 2);
 			}
@@ -274,7 +279,12 @@ final class ProtectedResource implements AutoCloseable {
 				section.concurrent.add(other);
 			}
 			this.open.add(section);
-			section.valueRead = this.value;
+			if (fenced && section.token < this.highestToken) {
+				section.rejected = true;
+				this.staleReadsRejected++;
+				return -1;
+			}
+			this.highestToken = Math.max(this.highestToken, section.token);
 			return this.value;
 		}
 
@@ -284,7 +294,7 @@ final class ProtectedResource implements AutoCloseable {
 			if (!checked) {
 				this.writesWithoutCheck++;
 			}
-			boolean stale = section.token < this.highestWrittenToken;
+			boolean stale = section.rejected || section.token < this.highestToken;
 			if (stale && fenced) {
 				this.staleRejected++;
 				return false;
@@ -296,7 +306,7 @@ final class ProtectedResource implements AutoCloseable {
 				this.lostUpdates++;
 			}
 			this.value = newValue;
-			this.highestWrittenToken = Math.max(this.highestWrittenToken, section.token);
+			this.highestToken = Math.max(this.highestToken, section.token);
 			this.writesAccepted++;
 			return true;
 		}
@@ -333,7 +343,7 @@ final class ProtectedResource implements AutoCloseable {
 				}
 			}
 			return new ResourceStats(key, this.entries, this.writesAccepted, this.value, overlaps, concurrentPairs,
-					this.staleRejected, this.staleAccepted, this.lostUpdates, this.tokenRegressions,
+					this.staleReadsRejected, this.staleRejected, this.staleAccepted, this.lostUpdates, this.tokenRegressions,
 					this.writesWithoutCheck, this.sectionsWithoutWrite, this.open.size());
 		}
 

@@ -24,7 +24,7 @@ interface ResourceClient extends AutoCloseable {
 	 * Enter a critical section and read the counter.
 	 * @param key the key
 	 * @param token the holder's fencing token, 0 without a lock
-	 * @return the counter's value
+	 * @return the counter's value, or -1 when the resource rejected the stale token
 	 */
 	long enter(String key, long token);
 
@@ -89,7 +89,8 @@ interface ResourceClient extends AutoCloseable {
 
 		@Override
 		public long enter(String key, long token) {
-			return Long.parseLong(call("E " + key + " " + token).substring(2));
+			String answer = call("E " + key + " " + token);
+			return answer.equals("R") ? -1 : Long.parseLong(answer.substring(2));
 		}
 
 		@Override

@@ -10,6 +10,7 @@ package dev.zklock.faults;
  * @param overlaps pairs of sections open at the same time whose holders both wrote
  * after {@code assertHeld()} passed
  * @param concurrentPairs pairs of sections open at the same time, whatever they did
+ * @param staleReadsRejected reads with a stale fencing token that the resource rejected
  * @param staleRejected writes with a stale fencing token that the resource rejected
  * @param staleAccepted writes with a stale fencing token that an unfenced resource
  * applied
@@ -22,11 +23,25 @@ package dev.zklock.faults;
  * @param openSections sections still open
  */
 record ResourceStats(String key, long sections, long writesAccepted, long value, long overlaps, long concurrentPairs,
-		long staleRejected, long staleAccepted, long lostUpdates, long tokenRegressions, long writesWithoutCheck,
+		long staleReadsRejected, long staleRejected, long staleAccepted, long lostUpdates, long tokenRegressions, long writesWithoutCheck,
 		long sectionsWithoutWrite, long openSections) {
 
 	static ResourceStats empty(String key) {
-		return new ResourceStats(key, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+		return new ResourceStats(key, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+	}
+
+	/**
+	 * The figures of two keys added up.
+	 * @param other the other key's figures
+	 * @return the sums, under this key
+	 */
+	ResourceStats plus(ResourceStats other) {
+		return new ResourceStats(this.key, this.sections + other.sections, this.writesAccepted + other.writesAccepted,
+				this.value + other.value, this.overlaps + other.overlaps, this.concurrentPairs + other.concurrentPairs,
+				this.staleReadsRejected + other.staleReadsRejected, this.staleRejected + other.staleRejected,
+				this.staleAccepted + other.staleAccepted, this.lostUpdates + other.lostUpdates,
+				this.tokenRegressions + other.tokenRegressions, this.writesWithoutCheck + other.writesWithoutCheck,
+				this.sectionsWithoutWrite + other.sectionsWithoutWrite, this.openSections + other.openSections);
 	}
 
 	/**
@@ -43,7 +58,8 @@ record ResourceStats(String key, long sections, long writesAccepted, long value,
 	 */
 	String summary() {
 		return "sections=" + this.sections + " writes=" + this.writesAccepted + " value=" + this.value + " overlaps="
-				+ this.overlaps + " concurrentPairs=" + this.concurrentPairs + " staleRejected=" + this.staleRejected
+				+ this.overlaps + " concurrentPairs=" + this.concurrentPairs + " staleReadsRejected=" + this.staleReadsRejected
+				+ " staleRejected=" + this.staleRejected
 				+ " staleAccepted=" + this.staleAccepted + " lostUpdates=" + this.lostUpdates + " tokenRegressions="
 				+ this.tokenRegressions + " sectionsWithoutWrite=" + this.sectionsWithoutWrite;
 	}

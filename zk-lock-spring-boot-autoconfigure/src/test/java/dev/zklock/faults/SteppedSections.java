@@ -1,6 +1,8 @@
 package dev.zklock.faults;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Function;
@@ -22,7 +24,7 @@ import dev.zklock.LockRequest;
  * <li>{@code pause}: acquire, enter and read, check {@code assertHeld()}, emit
  * {@code at-pause} and wait for {@code go} (the test freezes the process meanwhile);
  * then write at once, as a holder that checked before a GC pause would, and wait
- * until {@code assertHeld()} fails; emit {@code pause-done}.</li>
+ * until {@code assertHeld()} fails; release and emit {@code pause-done}.</li>
  * <li>{@code once}: acquire (waiting as long as it takes), run a
  * {@link CriticalSection}, release, emit {@code once-done}.</li>
  * </ul>
@@ -53,29 +55,46 @@ final class SteppedSections {
 			.timeout(LockWorker.millis(command, "timeoutMs", 60_000))
 			.build();
 		long start = System.nanoTime();
-		try (ResourceClient resource = ResourceClient.connect(this.settings.resource());
-				LockHandle handle = this.settings.template().tryAcquire(request)) {
+		try (ResourceClient resource = ResourceClient.connect(this.settings.resource())) {
+			LockHandle handle = this.settings.template().tryAcquire(request);
 			if (!handle.isAcquired()) {
 				WorkerEvents.emit("not-acquired", "id", id, "waitMs", millisSince(start));
 				return;
 			}
 			long waitMillis = millisSince(start);
-			switch (verb) {
-				case "hold" -> hold(id, key, resource);
-				case "pause" -> pause(id, key, resource);
-				default -> WorkerEvents.emit("once-done", "id", id, "waitMs", waitMillis, "outcome",
-						CriticalSection.run(resource, key, true, 0));
+			List<Object> result = new ArrayList<>(List.of("id", id));
+			try {
+				switch (verb) {
+					case "hold" -> result.addAll(hold(id, key, resource));
+					case "pause" -> result.addAll(pause(id, key, resource));
+					default -> result.addAll(List.of("waitMs", waitMillis, "outcome",
+							CriticalSection.run(resource, key, true, 0)));
+				}
 			}
+			finally {
+				result.addAll(release(handle));
+			}
+			WorkerEvents.emit(verb.equals("hold") ? "released" : verb + "-done", result.toArray());
 		}
 		catch (LockException | IllegalStateException | java.io.UncheckedIOException ex) {
 			WorkerEvents.emit("error", "id", id, "error", ex.toString().replace(' ', '_'));
 		}
 	}
 
-	private void hold(String id, String key, ResourceClient resource) {
+	private static List<Object> release(LockHandle handle) {
+		try {
+			handle.close();
+			return List.of("releaseError", "none");
+		}
+		catch (LockException ex) {
+			return List.of("releaseError", ex.getClass().getSimpleName());
+		}
+	}
+
+	private List<Object> hold(String id, String key, ResourceClient resource) {
 		LockContext context = LockContext.current();
 		long token = context.fencingToken();
-		long value = resource.enter(key, token);
+		long value = enter(resource, key, token);
 		String sessionAtStart = this.session.get();
 		WorkerEvents.emit("held", "id", id, "token", token, "session", sessionAtStart);
 		CountDownLatch release = this.signals.apply("release:" + id);
@@ -102,20 +121,19 @@ final class SteppedSections {
 		boolean checked = CriticalSection.isHeld();
 		boolean accepted = checked && resource.write(key, value + 1, true);
 		resource.exit(key);
-		WorkerEvents.emit("released", "id", id, "checked", checked, "accepted", accepted, "changes", changes,
-				"notHeldMs", notHeldMillis, "sameSession", sessionAtStart.equals(this.session.get()), "tokenKept",
+		return List.of("token", token, "checked", checked, "accepted", accepted, "changes", changes, "notHeldMs",
+				notHeldMillis, "sameSession", sessionAtStart.equals(this.session.get()), "tokenKept",
 				token == context.fencingToken());
 	}
 
-	private void pause(String id, String key, ResourceClient resource) {
+	private List<Object> pause(String id, String key, ResourceClient resource) {
 		LockContext context = LockContext.current();
 		long token = context.fencingToken();
-		long value = resource.enter(key, token);
+		long value = enter(resource, key, token);
 		boolean checkedBefore = CriticalSection.isHeld();
 		WorkerEvents.emit("at-pause", "id", id, "token", token, "checked", checkedBefore);
 		if (!LockWorker.await(this.signals.apply("go:" + id), SIGNAL_TIMEOUT)) {
-			WorkerEvents.emit("error", "id", id, "error", "no_go_signal");
-			return;
+			throw new IllegalStateException("no go signal for " + id);
 		}
 		long resumed = System.nanoTime();
 		// the check passed before the pause: the holder writes, unaware of the pause
@@ -130,8 +148,17 @@ final class SteppedSections {
 			LockWorker.await(new CountDownLatch(1), Duration.ofMillis(1));
 		}
 		resource.exit(key);
-		WorkerEvents.emit("pause-done", "id", id, "token", token, "heldAtResume", heldAtResume, "accepted", accepted,
-				"assertHeldFailedAfterMs", detected);
+		return List.of("token", token, "heldAtResume", heldAtResume, "accepted", accepted, "assertHeldFailedAfterMs",
+				detected);
+	}
+
+	private static long enter(ResourceClient resource, String key, long token) {
+		long value = resource.enter(key, token);
+		if (value < 0) {
+			throw new IllegalStateException("the resource rejected token " + token + " on key " + key
+					+ " although the lock was just acquired");
+		}
+		return value;
 	}
 
 	private static long millisSince(long start) {

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Predicate;
 
 import dev.zklock.testsupport.JvmProcess;
@@ -89,6 +90,17 @@ final class WorkerProcess implements AutoCloseable {
 		return await((event) -> event.type().equals(type) && id.equals(event.id()), type + " " + id, timeout, id);
 	}
 
+	/**
+	 * Wait for the first unconsumed event that matches, and consume it.
+	 * @param wanted which event
+	 * @param description what is awaited, for the error message
+	 * @param timeout the longest wait
+	 * @return the event
+	 */
+	WorkerEvent await(Predicate<WorkerEvent> wanted, String description, Duration timeout) {
+		return await(wanted, description, timeout, "");
+	}
+
 	private WorkerEvent await(Predicate<WorkerEvent> wanted, String description, Duration timeout, String id) {
 		long deadline = System.nanoTime() + timeout.toNanos();
 		synchronized (this.events) {
@@ -120,6 +132,37 @@ final class WorkerProcess implements AutoCloseable {
 				catch (InterruptedException ex) {
 					Thread.currentThread().interrupt();
 					throw new IllegalStateException("Interrupted while waiting for " + description, ex);
+				}
+			}
+		}
+	}
+
+	/**
+	 * Wait for the first unconsumed event that matches and consume it, or give up
+	 * quietly.
+	 * @param wanted which event
+	 * @param timeout the longest wait
+	 * @return the event, empty when none came in time
+	 */
+	Optional<WorkerEvent> poll(Predicate<WorkerEvent> wanted, Duration timeout) {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		synchronized (this.events) {
+			while (true) {
+				for (int i = 0; i < this.events.size(); i++) {
+					if (wanted.test(this.events.get(i))) {
+						return Optional.of(this.events.remove(i));
+					}
+				}
+				long remaining = deadline - System.nanoTime();
+				if (remaining <= 0) {
+					return Optional.empty();
+				}
+				try {
+					this.events.wait(Math.max(1, Math.min(200, remaining / 1_000_000)));
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					return Optional.empty();
 				}
 			}
 		}

@@ -11,13 +11,13 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
@@ -56,7 +56,9 @@ public final class ZooKeeperProxy implements AutoCloseable {
 
 	private final Object gate = new Object();
 
-	private final AtomicLong lastReplyNanos = new AtomicLong(System.nanoTime());
+	private final Object replyLock = new Object();
+
+	private volatile long lastForwardedReplyNanos = System.nanoTime();
 
 	private final AtomicInteger connections = new AtomicInteger();
 
@@ -129,6 +131,41 @@ public final class ZooKeeperProxy implements AutoCloseable {
 	}
 
 	/**
+	 * Wait until the servers have sent the client nothing for {@code quiet}, then
+	 * blackhole at once: no reply can slip through between the check and the
+	 * blackhole. A client that then hears nothing for its read timeout (two thirds of
+	 * its session timeout) disconnects, even inside a blackhole shorter than that.
+	 * @param quiet how long the client must have heard nothing
+	 * @param timeout the longest wait for such a moment
+	 * @return how long the client had heard nothing when the blackhole began, in
+	 * nanoseconds
+	 * @throws IllegalStateException when no such moment comes in time
+	 */
+	public long blackholeWhenQuiet(Duration quiet, Duration timeout) {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		while (System.nanoTime() - deadline < 0) {
+			synchronized (this.replyLock) {
+				long silent = System.nanoTime() - this.lastForwardedReplyNanos;
+				if (silent >= quiet.toNanos()) {
+					this.blackholed = true;
+					return silent;
+				}
+			}
+			synchronized (this.gate) {
+				try {
+					this.gate.wait(2);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					throw new IllegalStateException("Interrupted while waiting for a quiet moment", ex);
+				}
+			}
+		}
+		throw new IllegalStateException("The servers never stayed quiet for " + quiet.toMillis() + " ms within "
+				+ timeout.toMillis() + " ms through " + this);
+	}
+
+	/**
 	 * Whether traffic is held back.
 	 * @return whether the proxy blackholes
 	 */
@@ -164,15 +201,6 @@ public final class ZooKeeperProxy implements AutoCloseable {
 			previous.fired.cancel(false);
 		}
 		return next.fired;
-	}
-
-	/**
-	 * Nanoseconds since the servers last sent the client anything through this proxy,
-	 * such as a ping reply.
-	 * @return the idle time in nanoseconds
-	 */
-	public long nanosSinceLastReply() {
-		return System.nanoTime() - this.lastReplyNanos.get();
 	}
 
 	/**
@@ -356,11 +384,8 @@ public final class ZooKeeperProxy implements AutoCloseable {
 							new BufferedOutputStream(this.client.getOutputStream()))) {
 				for (int index = 0;; index++) {
 					byte[] packet = readPacket(in);
-					if (packet != null) {
-						ZooKeeperProxy.this.lastReplyNanos.set(System.nanoTime());
-					}
-					awaitPassable(this);
 					if (packet == null) {
+						awaitPassable(this);
 						return;
 					}
 					DeleteTrap pending = this.replyTrap;
@@ -370,9 +395,7 @@ public final class ZooKeeperProxy implements AutoCloseable {
 						pending.fired.complete(System.nanoTime());
 						return;
 					}
-					out.writeInt(packet.length);
-					out.write(packet);
-					out.flush();
+					forwardReply(packet, out);
 				}
 			}
 			catch (IOException ex) {
@@ -381,6 +404,25 @@ public final class ZooKeeperProxy implements AutoCloseable {
 			finally {
 				close();
 			}
+		}
+
+		private void forwardReply(byte[] packet, DataOutputStream out) throws IOException {
+			while (true) {
+				synchronized (ZooKeeperProxy.this.replyLock) {
+					if (!ZooKeeperProxy.this.blackholed) {
+						writePacket(packet, out);
+						return;
+					}
+				}
+				awaitPassable(this);
+			}
+		}
+
+		private void writePacket(byte[] packet, DataOutputStream out) throws IOException {
+			out.writeInt(packet.length);
+			out.write(packet);
+			out.flush();
+			ZooKeeperProxy.this.lastForwardedReplyNanos = System.nanoTime();
 		}
 
 		// true when the request must not be forwarded
