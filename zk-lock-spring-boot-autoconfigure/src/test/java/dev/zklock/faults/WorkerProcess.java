@@ -188,6 +188,20 @@ final class WorkerProcess implements AutoCloseable {
 		this.process.kill();
 	}
 
+	/**
+	 * Launch the worker again after it was killed, with the same arguments, and wait
+	 * until it is ready.
+	 * @return the new {@code ready} event
+	 */
+	WorkerEvent relaunch() {
+		this.process.start();
+		return awaitReady();
+	}
+
+	boolean isPaused() {
+		return this.process.isPaused();
+	}
+
 	void pause() {
 		this.process.pause();
 	}
