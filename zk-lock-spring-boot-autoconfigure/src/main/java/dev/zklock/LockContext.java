@@ -56,6 +56,24 @@ public interface LockContext {
 	long fencingToken(String key);
 
 	/**
+	 * The path of this holder's own ZooKeeper node (its lease, for a semaphore). A
+	 * ZooKeeper multi-op that checks this path fails as a whole once the lock is
+	 * lost, which fences data kept in ZooKeeper itself.
+	 * @return the node path
+	 * @throws IllegalStateException when the lock was released, or covers several
+	 * keys (use {@link #nodePath(String)})
+	 */
+	String nodePath();
+
+	/**
+	 * The path of this holder's own ZooKeeper node for one key.
+	 * @param key one of {@link #keys()}, or {@code null} for a lock without keys
+	 * @return the node path
+	 * @throws IllegalArgumentException when the lock does not cover the key
+	 */
+	String nodePath(String key);
+
+	/**
 	 * Whether the lock is still held for sure. {@code false} once it was released,
 	 * while the ZooKeeper connection is suspended (the lock is in doubt, and may be
 	 * held again after reconnecting with the same session), and for good after the

@@ -72,6 +72,25 @@ public interface LockHandle extends LockContext, AutoCloseable {
 	}
 
 	/**
+	 * The path of this holder's node; by default not exposed.
+	 * @return the node path
+	 */
+	@Override
+	default String nodePath() {
+		throw new UnsupportedOperationException("Lock '" + name() + "' does not expose its node");
+	}
+
+	/**
+	 * The path of this holder's node for one key; by default not exposed.
+	 * @param key the key
+	 * @return the node path
+	 */
+	@Override
+	default String nodePath(String key) {
+		throw new UnsupportedOperationException("Lock '" + name() + "' does not expose its node");
+	}
+
+	/**
 	 * Whether the lock is held for sure; by default whether it was acquired and is
 	 * not closed.
 	 * @return whether the lock is held

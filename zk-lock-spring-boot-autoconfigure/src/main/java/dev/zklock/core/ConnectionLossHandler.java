@@ -140,8 +140,8 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 		for (LockRegistry.Entry entry : this.registry.entries(HELD)) {
 			if (this.registry.transition(entry, HELD, LockState.IN_DOUBT) != null) {
 				logger.warn("ZooKeeper connection suspended: lock '{}' key '{}' held by thread '{}' is in doubt until "
-						+ "the client reconnects with the same session", entry.name(), KeyEncoder.abbreviate(entry.key()),
-						entry.thread().getName());
+						+ "the client reconnects with the same session", entry.name(),
+						KeyEncoder.abbreviate(entry.key()), entry.thread().getName());
 			}
 		}
 	}
@@ -216,8 +216,8 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 			return;
 		}
 		logger.error("Lock '{}' key '{}' held by thread '{}' was lost ({}): another process may hold it now; "
-				+ "its fencing token was {}", entry.name(), KeyEncoder.abbreviate(entry.key()), entry.thread().getName(),
-				reason, entry.fencingToken());
+				+ "its fencing token was {}", entry.name(), KeyEncoder.abbreviate(entry.key()),
+				entry.thread().getName(), reason, entry.fencingToken());
 		LockInfo info = entry.toInfo();
 		for (LockLossListener listener : this.listeners) {
 			try {

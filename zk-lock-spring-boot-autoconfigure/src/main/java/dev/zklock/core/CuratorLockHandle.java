@@ -79,10 +79,29 @@ final class CuratorLockHandle implements LockHandle {
 
 	@Override
 	public long fencingToken(String key) {
+		return hold(key).entry().fencingToken();
+	}
+
+	@Override
+	public String nodePath() {
+		checkOpen();
+		if (this.holds.size() != 1) {
+			throw new IllegalStateException("Lock '" + this.name + "' covers " + this.holds.size()
+					+ " keys, each with its own node; use nodePath(key)");
+		}
+		return this.holds.get(0).entry().node().path();
+	}
+
+	@Override
+	public String nodePath(String key) {
+		return hold(key).entry().node().path();
+	}
+
+	private LockHold hold(String key) {
 		checkOpen();
 		for (LockHold hold : this.holds) {
 			if (Objects.equals(hold.slot().key(), key)) {
-				return hold.entry().fencingToken();
+				return hold;
 			}
 		}
 		throw new IllegalArgumentException("Lock '" + this.name + "' does not cover key '" + KeyEncoder.abbreviate(key)
@@ -139,7 +158,7 @@ final class CuratorLockHandle implements LockHandle {
 
 	private void checkOpen() {
 		if (!isAcquired()) {
-			throw new IllegalStateException("Lock '" + this.name + "' is not held, so it has no fencing token");
+			throw new IllegalStateException("Lock '" + this.name + "' is not held, so it has no fencing token or node");
 		}
 	}
 

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 
@@ -45,6 +46,11 @@ abstract class AbstractZooKeeperTests {
 	void createManager() {
 		this.basePath = "/test-" + UUID.randomUUID();
 		this.manager = new CuratorLockManager(client, this.basePath, Duration.ofSeconds(30));
+	}
+
+	@AfterEach
+	void closeManager() {
+		this.manager.close();
 	}
 
 	protected boolean acquireInOtherThread(LockRequest request) throws Exception {

@@ -1,0 +1,276 @@
+package dev.zklock.core;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.framework.state.ConnectionStateErrorPolicy;
+import org.apache.curator.framework.state.SessionConnectionStateErrorPolicy;
+import org.apache.curator.framework.state.StandardConnectionStateErrorPolicy;
+import org.apache.curator.retry.RetryNTimes;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import dev.zklock.LockContext;
+import dev.zklock.LockHandle;
+import dev.zklock.LockLossReason;
+import dev.zklock.LockLostException;
+import dev.zklock.LockRequest;
+import dev.zklock.LockTemplate;
+import dev.zklock.annotation.LockMode;
+import dev.zklock.testsupport.ZooKeeperSessions;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatNoException;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Held locks follow the connection: in doubt while it is suspended, held again
+ * after reconnecting with the same session, lost for good once the session ends.
+ * Each test has its own server, stopped and restarted to suspend the connection.
+ */
+class ConnectionLossTests {
+
+	private static final Duration WAIT = Duration.ofSeconds(30);
+
+	private final List<LockInfo> losses = new CopyOnWriteArrayList<>();
+
+	private final List<LockLossReason> reasons = new CopyOnWriteArrayList<>();
+
+	private TestingServer server;
+
+	private CuratorFramework client;
+
+	private CuratorLockManager manager;
+
+	private String basePath;
+
+	@BeforeEach
+	void startServer() throws Exception {
+		this.server = new TestingServer(true);
+		this.basePath = "/loss-" + UUID.randomUUID();
+	}
+
+	@AfterEach
+	void stop() throws Exception {
+		if (this.manager != null) {
+			this.manager.close();
+		}
+		if (this.client != null) {
+			this.client.close();
+		}
+		this.server.close();
+	}
+
+	@ParameterizedTest
+	@EnumSource(LockMode.class)
+	void suspendedLockIsInDoubtThenHeldAgainWithTheSameSession(LockMode mode) throws Exception {
+		start(new StandardConnectionStateErrorPolicy());
+		long session = ZooKeeperSessions.sessionId(this.client);
+		try (LockHandle handle = this.manager.acquire(request(mode))) {
+			long token = handle.fencingToken();
+			assertThat(handle.isHeld()).isTrue();
+			this.server.stop();
+			await().atMost(WAIT).until(() -> state() == LockState.IN_DOUBT);
+			assertThat(handle.isHeld()).isFalse();
+			assertThat(LockContext.current()).isSameAs(handle);
+			assertThatExceptionOfType(LockLostException.class).isThrownBy(handle::assertHeld)
+				.withMessageContaining("'orders'")
+				.withMessageContaining("'42'")
+				.withMessageContaining("in doubt")
+				.satisfies((ex) -> assertThat(ex.getKey()).isEqualTo("42"));
+			assertThat(this.manager.getRegistry().count(LockState.IN_DOUBT)).isOne();
+			assertThat(this.manager.getRegistry().heldCount()).isZero();
+			this.server.restart();
+			await().atMost(WAIT).until(handle::isHeld);
+			assertThat(ZooKeeperSessions.sessionId(this.client)).isEqualTo(session);
+			assertThat(state()).isEqualTo(LockState.HELD);
+			assertThat(this.manager.getRegistry().heldCount()).isOne();
+			assertThat(handle.fencingToken()).isEqualTo(token);
+			assertThatNoException().isThrownBy(handle::assertHeld);
+		}
+		assertThat(this.losses).isEmpty();
+		assertThat(this.manager.getRegistry().snapshot()).isEmpty();
+		assertThat(ZooKeeperTestSupport.ephemeralNodes(this.client, this.basePath)).isEmpty();
+	}
+
+	@ParameterizedTest
+	@EnumSource(LockMode.class)
+	void expiredSessionLosesTheLockForGood(LockMode mode) throws Exception {
+		start(new StandardConnectionStateErrorPolicy());
+		LockHandle handle = this.manager.acquire(request(mode));
+		long token = handle.fencingToken();
+		long expired = ZooKeeperSessions.expire(this.client);
+		await().atMost(WAIT).until(() -> state() == LockState.LOST);
+		await().atMost(WAIT).until(() -> this.client.getZookeeperClient().isConnected()
+				&& ZooKeeperSessions.sessionId(this.client) != expired);
+		// reconnected with a new session: the lock never comes back
+		await().during(Duration.ofMillis(500)).atMost(WAIT).until(() -> state() == LockState.LOST);
+		assertThat(handle.isHeld()).isFalse();
+		assertThat(handle.isAcquired()).isTrue();
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(handle::assertHeld)
+			.withMessageContaining("'orders'")
+			.withMessageContaining("'42'")
+			.withMessageContaining("was lost (SESSION_LOST)");
+		assertThat(this.losses).singleElement().satisfies((lost) -> {
+			assertThat(lost.name()).isEqualTo("orders");
+			assertThat(lost.key()).isEqualTo("42");
+			assertThat(lost.path()).isEqualTo(this.manager.pathFor("orders", "42"));
+			assertThat(lost.mode()).isEqualTo(mode);
+			assertThat(lost.fencingToken()).isEqualTo(token);
+			assertThat(lost.threadName()).isEqualTo(Thread.currentThread().getName());
+			assertThat(lost.state()).isEqualTo(LockState.LOST);
+		});
+		assertThat(this.reasons).containsExactly(LockLossReason.SESSION_LOST);
+		CompletableFuture<Long> nextToken = new CompletableFuture<>();
+		new Thread(() -> {
+			long next;
+			try (LockHandle nextHandle = this.manager.acquire(request(mode))) {
+				next = nextHandle.isAcquired() ? nextHandle.fencingToken() : -1;
+			}
+			catch (Throwable ex) {
+				nextToken.completeExceptionally(ex);
+				return;
+			}
+			nextToken.complete(next);
+		}).start();
+		assertThat(nextToken.get(30, TimeUnit.SECONDS)).isGreaterThan(token);
+		handle.close();
+		assertThat(this.manager.getRegistry().snapshot()).isEmpty();
+		assertThat(ZooKeeperTestSupport.ephemeralNodes(this.client, this.basePath)).isEmpty();
+	}
+
+	@Test
+	void lostPolicyKeepsLocksHeldThroughAShortDisconnection() throws Exception {
+		start(new SessionConnectionStateErrorPolicy());
+		CountDownLatch suspended = new CountDownLatch(1);
+		CountDownLatch reconnected = new CountDownLatch(1);
+		this.client.getConnectionStateListenable().addListener((client, state) -> {
+			if (state == ConnectionState.SUSPENDED) {
+				suspended.countDown();
+			}
+			else if (state == ConnectionState.RECONNECTED) {
+				reconnected.countDown();
+			}
+		});
+		try (LockHandle handle = this.manager.acquire(request(LockMode.MUTEX))) {
+			this.server.stop();
+			assertThat(suspended.await(30, TimeUnit.SECONDS)).isTrue();
+			await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).until(handle::isHeld);
+			assertThat(state()).isEqualTo(LockState.HELD);
+			this.server.restart();
+			assertThat(reconnected.await(30, TimeUnit.SECONDS)).isTrue();
+			await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(3)).until(handle::isHeld);
+			assertThatNoException().isThrownBy(handle::assertHeld);
+		}
+		assertThat(this.losses).isEmpty();
+	}
+
+	@Test
+	void interruptOnLossInterruptsTheHolderButNotWhileInDoubt() throws Exception {
+		start(new StandardConnectionStateErrorPolicy());
+		this.manager.setInterruptOnLoss(true);
+		CountDownLatch holding = new CountDownLatch(1);
+		CompletableFuture<Boolean> interruptedWhileHeld = new CompletableFuture<>();
+		Thread holder = new Thread(() -> {
+			try (LockHandle handle = this.manager.acquire(request(LockMode.MUTEX))) {
+				holding.countDown();
+				try {
+					// long work inside the lock
+					Thread.sleep(TimeUnit.MINUTES.toMillis(2));
+					interruptedWhileHeld.complete(false);
+				}
+				catch (InterruptedException ex) {
+					interruptedWhileHeld.complete(!handle.isHeld() && state() == LockState.LOST);
+				}
+			}
+			catch (Throwable ex) {
+				interruptedWhileHeld.completeExceptionally(ex);
+			}
+		}, "long-worker");
+		holder.start();
+		assertThat(holding.await(30, TimeUnit.SECONDS)).isTrue();
+		this.server.stop();
+		await().atMost(WAIT).until(() -> state() == LockState.IN_DOUBT);
+		await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2)).until(() -> !interruptedWhileHeld.isDone());
+		this.server.restart();
+		await().atMost(WAIT).until(() -> state() == LockState.HELD);
+		ZooKeeperSessions.expire(this.client);
+		assertThat(interruptedWhileHeld.get(30, TimeUnit.SECONDS)).isTrue();
+		holder.join(TimeUnit.SECONDS.toMillis(30));
+		assertThat(this.losses).hasSize(1);
+		assertThat(this.manager.getRegistry().snapshot()).isEmpty();
+	}
+
+	@Test
+	void releasedLockIsNotReportedLost() throws Exception {
+		start(new StandardConnectionStateErrorPolicy());
+		try (LockHandle handle = this.manager.acquire(request(LockMode.MUTEX))) {
+			assertThat(handle.isHeld()).isTrue();
+		}
+		long expired = ZooKeeperSessions.expire(this.client);
+		await().atMost(WAIT).until(() -> this.client.getZookeeperClient().isConnected()
+				&& ZooKeeperSessions.sessionId(this.client) != expired);
+		try (LockHandle handle = this.manager.acquire(request(LockMode.MUTEX))) {
+			assertThat(handle.isHeld()).isTrue();
+		}
+		assertThat(this.losses).isEmpty();
+	}
+
+	@Test
+	void templateThrowsWhenTheCallbackReturnsAfterItsLockWasLost() throws Exception {
+		start(new StandardConnectionStateErrorPolicy());
+		LockTemplate template = new LockTemplate(this.manager);
+		assertThatExceptionOfType(LockLostException.class)
+			.isThrownBy(() -> template.execute(request(LockMode.WRITE), () -> {
+				LockContext lock = LockContext.current();
+				ZooKeeperSessions.expire(this.client);
+				await().atMost(WAIT).until(() -> state() == LockState.LOST);
+				assertThat(lock.isHeld()).isFalse();
+				return "stale";
+			}))
+			.withMessageContaining("'orders' key '42'")
+			.withMessageContaining("was lost (SESSION_LOST)");
+		assertThat(this.manager.getRegistry().snapshot()).isEmpty();
+		assertThat(LockContext.find()).isEmpty();
+	}
+
+	private void start(ConnectionStateErrorPolicy policy) throws Exception {
+		this.client = CuratorFrameworkFactory.builder()
+			.connectString(this.server.getConnectString())
+			.retryPolicy(new RetryNTimes(5, 200))
+			.sessionTimeoutMs(15_000)
+			.connectionTimeoutMs(2_000)
+			.connectionStateErrorPolicy(policy)
+			.build();
+		this.client.start();
+		assertThat(this.client.blockUntilConnected(10, TimeUnit.SECONDS)).isTrue();
+		this.manager = new CuratorLockManager(this.client, this.basePath, Duration.ofSeconds(20));
+		this.manager.addLockLossListener((lock, reason) -> {
+			this.losses.add(lock);
+			this.reasons.add(reason);
+		});
+	}
+
+	private static LockRequest request(LockMode mode) {
+		return LockRequest.named("orders").keys("42").mode(mode).permits(2).build();
+	}
+
+	private LockState state() {
+		List<LockInfo> snapshot = this.manager.getRegistry().snapshot();
+		return snapshot.isEmpty() ? null : snapshot.get(0).state();
+	}
+
+}
