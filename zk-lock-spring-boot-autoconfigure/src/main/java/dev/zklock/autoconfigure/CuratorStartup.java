@@ -8,26 +8,48 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
+import org.apache.zookeeper.client.ZKClientConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Starts the auto-configured client and waits up to {@code zk-lock.startup.wait} for
  * its first connection: fails startup, or warns and lets the client retry in the
- * background, as {@code zk-lock.startup.fail-fast} says. Logs the negotiated session
- * timeout once connected.
+ * background, as {@code zk-lock.startup.fail-fast} says. When the connection is late,
+ * a {@link ZooKeeperTlsProbe} looks for a TLS mistake, which ends the wait at once.
+ * Logs the negotiated session timeout once connected.
  */
 final class CuratorStartup {
 
 	private static final Logger logger = LoggerFactory.getLogger(CuratorStartup.class);
 
+	/**
+	 * How long startup waits for the first connection before it probes TLS.
+	 */
+	static final Duration PROBE_AFTER = Duration.ofSeconds(1);
+
+	/**
+	 * Time the TLS probe gets even when the startup wait is over.
+	 */
+	private static final Duration MIN_PROBE_TIME = Duration.ofSeconds(1);
+
 	private final String connectString;
 
 	private final ZkLockProperties properties;
 
-	CuratorStartup(String connectString, ZkLockProperties properties) {
+	private final ZKClientConfig clientConfig;
+
+	/**
+	 * Create a startup for one client.
+	 * @param connectString the connection string the client uses
+	 * @param properties the zk-lock properties
+	 * @param clientConfig the client's ZooKeeper configuration, or {@code null} for
+	 * ZooKeeper's default one
+	 */
+	CuratorStartup(String connectString, ZkLockProperties properties, ZKClientConfig clientConfig) {
 		this.connectString = connectString;
 		this.properties = properties;
+		this.clientConfig = clientConfig;
 	}
 
 	void start(CuratorFramework client) {
@@ -35,18 +57,43 @@ final class CuratorStartup {
 		client.getConnectionStateListenable().addListener(reporter);
 		client.start();
 		Duration wait = this.properties.getStartup().getWait();
-		if (awaitConnection(client, wait)) {
+		long deadline = System.nanoTime() + wait.toNanos();
+		if (awaitConnection(client, min(wait, PROBE_AFTER))) {
+			reporter.report(client);
+			return;
+		}
+		// a late first connection is often a TLS mistake that no amount of waiting fixes
+		ZooKeeperTlsException tlsProblem = probeTls(max(remaining(deadline), MIN_PROBE_TIME));
+		boolean connected = (tlsProblem != null) ? client.getZookeeperClient().isConnected()
+				: awaitConnection(client, remaining(deadline));
+		if (connected) {
 			reporter.report(client);
 			return;
 		}
 		if (this.properties.getStartup().isFailFast()) {
 			client.close();
-			throw new ZooKeeperNotConnectedException(this.connectString, wait, this.properties.getTls().isEnabled(),
-					this.properties.getAuth().getScheme());
+			throw (tlsProblem != null) ? tlsProblem : new ZooKeeperNotConnectedException(this.connectString, wait,
+					this.properties.getTls().isEnabled(), this.properties.getAuth().getScheme());
+		}
+		if (tlsProblem != null) {
+			logger.error("zk-lock: cannot connect to ZooKeeper at {}: {}. {} Starting anyway because "
+					+ "zk-lock.startup.fail-fast=false; locks fail until this is fixed.", this.connectString,
+					tlsProblem.getReason(), tlsProblem.getAction());
+			return;
 		}
 		logger.warn("zk-lock: not connected to ZooKeeper at {} within {} (zk-lock.startup.wait); starting anyway "
 				+ "because zk-lock.startup.fail-fast=false. The client keeps retrying in the background and locks "
 				+ "fail until it connects.", this.connectString, ZkLockPropertiesValidator.format(wait));
+	}
+
+	private ZooKeeperTlsException probeTls(Duration timeout) {
+		try {
+			return new ZooKeeperTlsProbe(this.connectString, this.clientConfig).probe(timeout);
+		}
+		catch (RuntimeException ex) {
+			logger.debug("zk-lock: could not probe TLS at {}", this.connectString, ex);
+			return null;
+		}
 	}
 
 	private boolean awaitConnection(CuratorFramework client, Duration wait) {
@@ -60,6 +107,18 @@ final class CuratorStartup {
 			throw new IllegalStateException("zk-lock: interrupted while waiting for ZooKeeper at " + this.connectString,
 					ex);
 		}
+	}
+
+	private static Duration remaining(long deadline) {
+		return Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+	}
+
+	private static Duration min(Duration a, Duration b) {
+		return (a.compareTo(b) <= 0) ? a : b;
+	}
+
+	private static Duration max(Duration a, Duration b) {
+		return (a.compareTo(b) >= 0) ? a : b;
 	}
 
 	/**

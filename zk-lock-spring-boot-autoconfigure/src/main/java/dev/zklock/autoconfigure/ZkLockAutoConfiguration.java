@@ -36,7 +36,7 @@ public final class ZkLockAutoConfiguration {
 		CuratorFrameworkFactory.Builder builder = CuratorFrameworkBuilderFactory.create(connectString, properties);
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		CuratorFramework client = builder.build();
-		new CuratorStartup(connectString, properties).start(client);
+		new CuratorStartup(connectString, properties, builder.getZkClientConfig()).start(client);
 		return client;
 	}
 

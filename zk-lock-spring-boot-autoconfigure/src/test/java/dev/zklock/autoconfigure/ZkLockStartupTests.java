@@ -1,7 +1,5 @@
 package dev.zklock.autoconfigure;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 
@@ -9,7 +7,6 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,12 +59,14 @@ class ZkLockStartupTests {
 	}
 
 	@Test
-	void failFastReportMentionsTlsAndAuthWhenConfigured(@TempDir Path dir) throws Exception {
-		Path trustStore = Files.createFile(dir.resolve("trust.p12"));
+	void failFastReportMentionsTlsAndAuthWhenConfigured() {
+		// a usable trust store: the TLS probe reports an unusable one instead
+		TestCertificates certificates = TestCertificates.get();
 		int port = LocalZooKeeper.freePort();
 		this.runner
 			.withPropertyValues("zk-lock.connect-string=127.0.0.1:" + port, "zk-lock.startup.wait=200ms",
-					"zk-lock.tls.enabled=true", "zk-lock.tls.trust-store=" + trustStore,
+					"zk-lock.tls.enabled=true", "zk-lock.tls.trust-store=" + certificates.trustStore(),
+					"zk-lock.tls.trust-store-password=" + certificates.password(),
 					"zk-lock.auth.scheme=digest", "zk-lock.auth.credentials=carol:pa55word")
 			.run((context) -> {
 				FailureAnalysis analysis = new ZooKeeperNotConnectedFailureAnalyzer()
