@@ -4,12 +4,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.AfterAll;
@@ -204,7 +206,7 @@ class FaultInjectionTests {
 		return workers.stream()
 			.flatMap((worker) -> worker.peek("connection", worker.id()).stream())
 			.filter((event) -> event.receivedNanos() >= since)
-			.collect(Collectors.groupingBy((event) -> event.get("state"), java.util.TreeMap::new,
+			.collect(Collectors.groupingBy((event) -> event.get("state"), TreeMap::new,
 					Collectors.counting()));
 	}
 
@@ -507,7 +509,7 @@ class FaultInjectionTests {
 				+ registry.number("lost") + registry.number("releasing") == 0;
 	}
 
-	private static <T> long count(List<T> items, java.util.function.Predicate<T> condition) {
+	private static <T> long count(List<T> items, Predicate<T> condition) {
 		return items.stream().filter(condition).count();
 	}
 

@@ -1,5 +1,6 @@
 package dev.zklock.faults;
 
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -76,7 +77,7 @@ final class SteppedSections {
 			}
 			WorkerEvents.emit(verb.equals("hold") ? "released" : verb + "-done", result.toArray());
 		}
-		catch (LockException | IllegalStateException | java.io.UncheckedIOException ex) {
+		catch (LockException | IllegalStateException | UncheckedIOException ex) {
 			WorkerEvents.emit("error", "id", id, "error", ex.toString().replace(' ', '_'));
 		}
 	}

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -53,7 +54,7 @@ final class WorkerLoad {
 
 	private volatile boolean stopped;
 
-	private final Map<String, LongAdder> counts = new java.util.concurrent.ConcurrentHashMap<>();
+	private final Map<String, LongAdder> counts = new ConcurrentHashMap<>();
 
 	private final AtomicLong finished = new AtomicLong();
 
