@@ -164,6 +164,8 @@ class LocksEndpointWebTests {
 			release.countDown();
 		}
 		getJson("/actuator/metrics/zk.lock.acquire", "metrics-zk.lock.acquire.json");
+		assertThat(getJson("/actuator/metrics/zk.lock.execution?tag=zk.lock.name:orders", null))
+			.containsEntry("name", "zk.lock.execution");
 		assertThat(list(getJson("/actuator/locks", null).get("locks"))).isEmpty();
 	}
 
