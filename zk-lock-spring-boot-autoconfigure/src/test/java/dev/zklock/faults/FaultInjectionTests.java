@@ -1,5 +1,6 @@
 package dev.zklock.faults;
 
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -71,8 +72,11 @@ class FaultInjectionTests {
 
 	private List<WorkerProcess> core;
 
+	private long suiteStart;
+
 	@BeforeAll
 	void startLab() {
+		this.suiteStart = System.nanoTime();
 		this.lab = FaultLab.start("suite");
 		this.core = new ArrayList<>(this.lab
 			.workers(List.of(WorkerSpec.direct("w1"), WorkerSpec.direct("w2"), WorkerSpec.direct("w3")))
@@ -84,6 +88,10 @@ class FaultInjectionTests {
 	void closeLab() {
 		this.executor.shutdownNow();
 		if (this.lab != null) {
+			this.lab.report("FAULT suite: wall=" + millisSince(this.suiteStart) + "ms, "
+					+ Runtime.getRuntime().availableProcessors() + " cores, load average "
+					+ String.format("%.1f", ManagementFactory.getOperatingSystemMXBean()
+						.getSystemLoadAverage()));
 			this.lab.close();
 		}
 	}
