@@ -494,8 +494,8 @@ class FaultInjectionTests {
 		this.lab.report("FAULT scenario 7 (interrupts, timeouts 0-50ms): attempts=" + sum(loads, "attempts")
 				+ " wall=" + wall + "ms grants=" + sum(loads, "grants") + " timeouts=" + sum(loads, "timeouts")
 				+ " interruptsSent=" + sum(loads, "interruptsSent") + " interruptedWaits="
-				+ sum(loads, "interruptedAcquires") + " interruptedSections=" + sum(loads, "INTERRUPTED") + " releasesFailedByInterrupt="
-				+ sum(loads, "releaseErrors")
+				+ sum(loads, "interruptedAcquires") + " interruptedSections=" + sum(loads, "INTERRUPTED")
+				+ " releasesFailedByInterrupt=" + sum(loads, "releaseErrors")
 				+ " deadlocks=0 (every thread finished; a 15s acquisition afterwards took "
 				+ after.stream().map((event) -> event.get("waitMs")).toList() + "ms) orphans=0 (after " + orphanClear
 				+ "ms) registriesEmpty=" + registries.stream().allMatch(FaultInjectionTests::emptyRegistry)
