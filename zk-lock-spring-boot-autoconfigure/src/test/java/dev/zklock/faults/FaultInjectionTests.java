@@ -40,7 +40,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * session, a {@link ZooKeeperProxy} in front of some of them, and the
  * {@link ProtectedResource} that records every critical section. Each scenario logs
  * one {@code FAULT scenario N:} line with its figures (also in
- * {@code target/fault-injection/.../summary.txt}).
+ * {@code target/fault-injection/.../summary.txt}, next to every process's log).
+ * <p>
+ * Runs in the {@code integration-test} phase of {@code ./mvnw verify}; alone:
+ * {@code ./mvnw -pl zk-lock-spring-boot-autoconfigure verify -Dtest=FaultInjectionTests
+ * -Dsurefire.failIfNoSpecifiedTests=false}. For a quicker local run,
+ * {@code -Dzk-lock.faults.scenario1.grants=200 -Dzk-lock.faults.scenario2.seconds=60}.
  */
 @Tag("fault")
 @TestInstance(Lifecycle.PER_CLASS)
