@@ -1,0 +1,231 @@
+package dev.zklock.bench;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.locks.InterProcessMutex;
+import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
+import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreV2;
+import org.apache.curator.framework.recipes.locks.Lease;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.ZooKeeper;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.springframework.integration.zookeeper.lock.ZookeeperLockRegistry;
+
+import dev.zklock.LockRequest;
+import dev.zklock.LockTemplate;
+
+/**
+ * Everything a benchmark fork locks with, all on the one Curator client of the
+ * Spring context: zk-lock's proxy and template, the raw Curator recipes, the raw
+ * ZooKeeper handle and Spring Integration's registry. Every contender locks
+ * paths of the same depth.
+ */
+@State(Scope.Benchmark)
+public class LockFixture {
+
+	/**
+	 * The key of the uncontended runs.
+	 */
+	public static final String KEY = "k";
+
+	/**
+	 * The key every contended thread wants.
+	 */
+	public static final String CONTENDED_KEY = "one";
+
+	private static final String RAW_PARENT = "/bench/zookeeper/mutex/" + KEY;
+
+	private static final String CURATOR_MUTEX = "/bench/curator/mutex/" + KEY;
+
+	private static final String CURATOR_RW = "/bench/curator/rw/" + KEY;
+
+	private static final String CURATOR_SEMAPHORE = "/bench/curator/semaphore/" + KEY;
+
+	private static final String CURATOR_CONTENDED = "/bench/curator/contended/" + CONTENDED_KEY;
+
+	private static final byte[] NO_DATA = new byte[0];
+
+	private BenchContext context;
+
+	private CuratorFramework client;
+
+	private LockedService service;
+
+	private LockTemplate template;
+
+	private ZooKeeper zooKeeper;
+
+	private InterProcessMutex curatorMutex;
+
+	private InterProcessReadWriteLock curatorReadWrite;
+
+	private InterProcessSemaphoreV2 curatorSemaphore;
+
+	private InterProcessMutex sharedContendedMutex;
+
+	private ZookeeperLockRegistry lockRegistry;
+
+	private ZookeeperLockRegistry contendedLockRegistry;
+
+	/**
+	 * Start the Spring context and create the raw recipes.
+	 * @throws Exception when ZooKeeper fails
+	 */
+	@Setup(Level.Trial)
+	public void start() throws Exception {
+		this.context = BenchContext.start();
+		this.client = this.context.client();
+		this.service = this.context.service();
+		this.template = this.context.template();
+		this.zooKeeper = this.client.getZookeeperClient().getZooKeeper();
+		try {
+			this.client.create().creatingParentsIfNeeded().forPath(RAW_PARENT);
+		}
+		catch (KeeperException.NodeExistsException ex) {
+			// made by an earlier fork, or by the other JVM of a two-JVM run
+		}
+		this.curatorMutex = new InterProcessMutex(this.client, CURATOR_MUTEX);
+		this.curatorReadWrite = new InterProcessReadWriteLock(this.client, CURATOR_RW);
+		this.curatorSemaphore = new InterProcessSemaphoreV2(this.client, CURATOR_SEMAPHORE, 1);
+		this.sharedContendedMutex = new InterProcessMutex(this.client, CURATOR_CONTENDED);
+		this.lockRegistry = new ZookeeperLockRegistry(this.client, "/bench/spring-integration/mutex");
+		this.contendedLockRegistry = new ZookeeperLockRegistry(this.client, "/bench/spring-integration/contended");
+	}
+
+	/**
+	 * Close everything.
+	 */
+	@TearDown(Level.Trial)
+	public void stop() {
+		this.lockRegistry.destroy();
+		this.contendedLockRegistry.destroy();
+		this.context.close();
+	}
+
+	/**
+	 * The Curator client.
+	 * @return the client
+	 */
+	public CuratorFramework client() {
+		return this.client;
+	}
+
+	/**
+	 * The annotated bean behind its proxy.
+	 * @return the proxy
+	 */
+	public LockedService service() {
+		return this.service;
+	}
+
+	/**
+	 * The floor: one ephemeral sequential node created and deleted.
+	 * @throws Exception when ZooKeeper fails
+	 */
+	public void zooKeeperCreateDelete() throws Exception {
+		String node = this.zooKeeper.create(RAW_PARENT + "/lock-", NO_DATA, ZooDefs.Ids.OPEN_ACL_UNSAFE,
+				CreateMode.EPHEMERAL_SEQUENTIAL);
+		this.zooKeeper.delete(node, -1);
+	}
+
+	/**
+	 * Raw Curator mutex, one instance reused.
+	 * @throws Exception when ZooKeeper fails
+	 */
+	public void curatorMutex() throws Exception {
+		this.curatorMutex.acquire(10, TimeUnit.SECONDS);
+		this.curatorMutex.release();
+	}
+
+	/**
+	 * Raw Curator read lock, one instance reused.
+	 * @throws Exception when ZooKeeper fails
+	 */
+	public void curatorRead() throws Exception {
+		this.curatorReadWrite.readLock().acquire(10, TimeUnit.SECONDS);
+		this.curatorReadWrite.readLock().release();
+	}
+
+	/**
+	 * Raw Curator write lock, one instance reused.
+	 * @throws Exception when ZooKeeper fails
+	 */
+	public void curatorWrite() throws Exception {
+		this.curatorReadWrite.writeLock().acquire(10, TimeUnit.SECONDS);
+		this.curatorReadWrite.writeLock().release();
+	}
+
+	/**
+	 * Raw Curator semaphore with one permit, one instance reused.
+	 * @throws Exception when ZooKeeper fails
+	 */
+	public void curatorSemaphore() throws Exception {
+		Lease lease = this.curatorSemaphore.acquire(10, TimeUnit.SECONDS);
+		lease.close();
+	}
+
+	/**
+	 * zk-lock's template, with a request built per call as an application would.
+	 */
+	public void template() {
+		this.template.execute(LockRequest.named("template").keys(KEY).build(), () -> null);
+	}
+
+	/**
+	 * Spring Integration's registry with {@link Lock#lock()}.
+	 */
+	public void springIntegrationLock() {
+		Lock lock = this.lockRegistry.obtain(KEY);
+		lock.lock();
+		lock.unlock();
+	}
+
+	/**
+	 * Spring Integration's registry with a timed {@link Lock#tryLock(long, TimeUnit)},
+	 * the form that matches a lock with a timeout.
+	 * @throws InterruptedException when interrupted
+	 */
+	public void springIntegrationTryLock() throws InterruptedException {
+		Lock lock = this.lockRegistry.obtain(KEY);
+		if (lock.tryLock(10, TimeUnit.SECONDS)) {
+			lock.unlock();
+		}
+		else {
+			throw new IllegalStateException("Spring Integration lock not acquired in 10 s");
+		}
+	}
+
+	/**
+	 * A new raw Curator mutex on the contended path, for one thread.
+	 * @return the mutex
+	 */
+	public InterProcessMutex newContendedMutex() {
+		return new InterProcessMutex(this.client, CURATOR_CONTENDED);
+	}
+
+	/**
+	 * The raw Curator mutex on the contended path that all threads share.
+	 * @return the mutex
+	 */
+	public InterProcessMutex sharedContendedMutex() {
+		return this.sharedContendedMutex;
+	}
+
+	/**
+	 * Spring Integration's lock on the contended key, which its registry shares
+	 * between threads.
+	 * @return the lock
+	 */
+	public Lock contendedSpringIntegrationLock() {
+		return this.contendedLockRegistry.obtain(CONTENDED_KEY);
+	}
+
+}

@@ -1,0 +1,422 @@
+#!/usr/bin/env python3
+"""Turn a zk-lock benchmark run into a markdown table and an SVG chart.
+
+Usage: bench_report.py DIR
+
+Reads DIR/jmh-result.json (JMH's JSON) and DIR/run-info.json (written by
+BenchmarkSuite), writes DIR/results.md and DIR/chart.svg, and prints the target
+checks. Python 3 standard library only.
+"""
+
+import json
+import math
+import os
+import sys
+from xml.sax.saxutils import escape
+
+PACKAGE = "dev.zklock.bench."
+
+# (benchmark, label, raw Curator counterpart or None)
+UNCONTENDED = [
+    ("UncontendedBenchmarks.zooKeeperFloor", "Raw ZooKeeper create(EPHEMERAL_SEQUENTIAL) + delete: the floor", None),
+    ("UncontendedBenchmarks.curatorMutex", "Raw Curator InterProcessMutex", None),
+    ("UncontendedBenchmarks.annotatedMutex", "@DistributedLock MUTEX (Spring proxy)", "UncontendedBenchmarks.curatorMutex"),
+    ("UncontendedBenchmarks.templateMutex", "LockTemplate MUTEX", "UncontendedBenchmarks.curatorMutex"),
+    ("UncontendedBenchmarks.springIntegrationLock", "Spring Integration ZookeeperLockRegistry lock()",
+     "UncontendedBenchmarks.curatorMutex"),
+    ("UncontendedBenchmarks.springIntegrationTryLock", "Spring Integration ZookeeperLockRegistry tryLock(10 s)",
+     "UncontendedBenchmarks.curatorMutex"),
+    ("UncontendedBenchmarks.curatorRead", "Raw Curator InterProcessReadWriteLock read", None),
+    ("UncontendedBenchmarks.annotatedRead", "@DistributedLock READ", "UncontendedBenchmarks.curatorRead"),
+    ("UncontendedBenchmarks.curatorWrite", "Raw Curator InterProcessReadWriteLock write", None),
+    ("UncontendedBenchmarks.annotatedWrite", "@DistributedLock WRITE", "UncontendedBenchmarks.curatorWrite"),
+    ("UncontendedBenchmarks.curatorSemaphore", "Raw Curator InterProcessSemaphoreV2 (1 permit)", None),
+    ("UncontendedBenchmarks.annotatedSemaphore", "@DistributedLock SEMAPHORE (1 permit)",
+     "UncontendedBenchmarks.curatorSemaphore"),
+]
+
+CONTESTANTS = [
+    ("zkLock", "@DistributedLock (zk-lock)"),
+    ("curatorPerThread", "Raw Curator, one InterProcessMutex per thread"),
+    ("curatorShared", "Raw Curator, one InterProcessMutex shared by all threads"),
+    ("springIntegration", "Spring Integration ZookeeperLockRegistry"),
+]
+
+SETTINGS = [
+    ("8 threads, 1 JVM", "ContendedBenchmarks.{}8"),
+    ("32 threads, 1 JVM", "ContendedBenchmarks.{}32"),
+    ("2 JVMs x 4 threads", "TwoJvmBenchmarks.{}"),
+]
+
+COLORS = {
+    "zkLock": "#1f6fb2",
+    "curatorPerThread": "#7f7f7f",
+    "curatorShared": "#c4c4c4",
+    "springIntegration": "#e0873a",
+}
+
+
+def load(directory):
+    with open(os.path.join(directory, "jmh-result.json"), encoding="utf-8") as f:
+        entries = json.load(f)
+    info_file = os.path.join(directory, "run-info.json")
+    info = {}
+    if os.path.exists(info_file):
+        with open(info_file, encoding="utf-8") as f:
+            info = json.load(f)
+    return {e["benchmark"][len(PACKAGE):]: e for e in entries if e["benchmark"].startswith(PACKAGE)}, info
+
+
+def number(value):
+    """A JSON number, or None for a missing value or JMH's "NaN"."""
+    if isinstance(value, (int, float)) and not math.isnan(value):
+        return float(value)
+    return None
+
+
+def secondary(entry, name):
+    metric = entry.get("secondaryMetrics", {}).get(name)
+    return number(metric.get("score")) if metric else None
+
+
+def micros(value, unit):
+    factor = {"ns/op": 0.001, "us/op": 1.0, "ms/op": 1000.0, "s/op": 1_000_000.0}[unit]
+    return value * factor
+
+
+def fmt(value, digits=0):
+    if value is None:
+        return "n/a"
+    if digits == 0:
+        return f"{value:,.0f}"
+    return f"{value:,.{digits}f}"
+
+
+def uncontended_rows(results):
+    rows = []
+    for name, label, baseline in UNCONTENDED:
+        entry = results.get(name)
+        if entry is None:
+            continue
+        metric = entry["primaryMetric"]
+        unit = metric["scoreUnit"]
+        median = micros(metric["scorePercentiles"]["50.0"], unit)
+        p99 = micros(metric["scorePercentiles"]["99.0"], unit)
+        mean = micros(metric["score"], unit)
+        rows.append({
+            "name": name, "label": label, "baseline": baseline, "median": median, "p99": p99, "mean": mean,
+            "cps": 1_000_000.0 / mean, "ops": secondary(entry, "zk.ops"), "alloc": secondary(entry, "gc.alloc.rate.norm"),
+            "cpu": secondary(entry, "cpu.us"),
+        })
+    by_name = {row["name"]: row for row in rows}
+    floor = by_name.get("UncontendedBenchmarks.zooKeeperFloor")
+    for row in rows:
+        base = by_name.get(row["baseline"]) if row["baseline"] else None
+        row["vs_curator"] = row["median"] / base["median"] if base else None
+        row["vs_floor"] = row["median"] / floor["median"] if floor else None
+    return rows, by_name
+
+
+def contended_rows(results):
+    rows = []
+    for setting, pattern in SETTINGS:
+        for key, label in CONTESTANTS:
+            entry = results.get(pattern.format(key))
+            if entry is None:
+                continue
+            metric = entry["primaryMetric"]
+            ratio = secondary(entry, "acquisitions.ratio") or 1.0
+            if not setting.startswith("2 JVMs"):
+                ratio = 1.0
+            rows.append({
+                "setting": setting, "key": key, "label": label,
+                "rate": metric["score"] * ratio, "error": (number(metric.get("scoreError")) or 0.0) * ratio,
+                "threads": entry["threads"], "p50": secondary(entry, "handoff.p50"),
+                "p99": secondary(entry, "handoff.p99"), "ops": secondary(entry, "zk.ops"),
+                "alloc": secondary(entry, "gc.alloc.rate.norm"), "cpu": secondary(entry, "cpu.us"),
+            })
+    return rows
+
+
+def many_keys_row(results):
+    entry = results.get("ManyKeysBenchmark.lockDistinctKeys")
+    if entry is None:
+        return None
+    keys = int(entry["params"]["keys"])
+    metric = entry["primaryMetric"]
+    shot = micros(metric["score"], metric["scoreUnit"])
+    ops = secondary(entry, "zk.ops")
+    alloc = secondary(entry, "gc.alloc.rate.norm")
+    cpu = secondary(entry, "cpu.us")
+    return {
+        "cpu": cpu / keys if cpu is not None else None,
+        "keys": keys, "per_key": shot / keys, "ops": ops / keys if ops is not None else None,
+        "alloc": alloc / keys if alloc is not None else None, "left": secondary(entry, "sweep.znodesLeft"),
+        "sweep": secondary(entry, "sweep.seconds"),
+    }
+
+
+def side_by_side(results):
+    """Figures of the interleaved and alternating runs, or None where not run."""
+    paired = results.get("PairedBenchmarks.floorCuratorAnnotated")
+    alternating = results.get("AlternatingBenchmarks.zkLockAndCuratorPerThread32")
+    figures = {}
+    if paired:
+        for kind in ("floor", "curator", "annotated"):
+            figures[kind] = {q: secondary(paired, f"paired.{kind}.{q}") for q in ("p50", "p99", "mean", "cpu")}
+        figures["annotated/curator.p50"] = secondary(paired, "paired.annotated/curator.p50")
+        figures["annotated/curator.mean"] = secondary(paired, "paired.annotated/curator.mean")
+        figures["annotated/floor.p50"] = secondary(paired, "paired.annotated/floor.p50")
+        figures["curator/floor.p50"] = secondary(paired, "paired.curator/floor.p50")
+    if alternating:
+        for name in ("zkLock", "curatorPerThread"):
+            acquisitions = secondary(alternating, f"alternating.{name}.acquisitions")
+            seconds = secondary(alternating, f"alternating.{name}.seconds")
+            figures["alt." + name] = acquisitions / seconds if acquisitions and seconds else None
+    return figures
+
+
+def check_targets(unc, cont, sbs):
+    checks = []
+    annotated = unc.get("UncontendedBenchmarks.annotatedMutex")
+    curator = unc.get("UncontendedBenchmarks.curatorMutex")
+    floor = unc.get("UncontendedBenchmarks.zooKeeperFloor")
+    if sbs.get("annotated/curator.p50") is not None:
+        ratio = sbs["annotated/curator.p50"]
+        measured = f"{ratio:.3f} interleaved (mean: {sbs['annotated/curator.mean']:.3f})"
+        if annotated and curator:
+            measured += (f"; separate rows {annotated['median'] / curator['median']:.3f} "
+                         f"(mean: {annotated['mean'] / curator['mean']:.3f})")
+        checks.append(("annotated call / raw Curator, uncontended MUTEX (median)", "<= 1.05", measured,
+                       ratio <= 1.05))
+    elif annotated and curator:
+        ratio = annotated["median"] / curator["median"]
+        mean_ratio = annotated["mean"] / curator["mean"]
+        checks.append(("annotated call / raw Curator, uncontended MUTEX (median)", "<= 1.05",
+                       f"{ratio:.3f} separate rows (mean: {mean_ratio:.3f})", ratio <= 1.05))
+    if annotated and curator:
+        if annotated["ops"] is not None and curator["ops"] is not None:
+            checks.append(("ZooKeeper operations per uncontended MUTEX cycle", "<= raw Curator (3)",
+                           f"{annotated['ops']:.2f} vs {curator['ops']:.2f}",
+                           annotated["ops"] <= curator["ops"] + 0.05))
+    by = {(row["setting"], row["key"]): row for row in cont}
+    ours = by.get(("32 threads, 1 JVM", "zkLock"))
+    per_thread = by.get(("32 threads, 1 JVM", "curatorPerThread"))
+    shared = by.get(("32 threads, 1 JVM", "curatorShared"))
+    alt_ours, alt_theirs = sbs.get("alt.zkLock"), sbs.get("alt.curatorPerThread")
+    if alt_ours and alt_theirs:
+        ratio = alt_ours / alt_theirs
+        measured = f"{ratio:.3f} alternating ({fmt(alt_ours)} vs {fmt(alt_theirs)} acq/s)"
+        if ours and per_thread:
+            measured += f"; separate rows {ours['rate'] / per_thread['rate']:.3f}"
+        if ours and shared:
+            measured += f"; zk-lock vs shared instance {ours['rate'] / shared['rate']:.2f}x"
+        checks.append(("32 threads, one key: zk-lock / Curator one-mutex-per-thread", ">= 1.00", measured,
+                       ratio >= 1.0))
+    elif ours and per_thread:
+        ratio = ours["rate"] / per_thread["rate"]
+        overlap = ours["rate"] + ours["error"] >= per_thread["rate"] - per_thread["error"]
+        verdict = True if ratio >= 1.0 else ("within error" if overlap else False)
+        extra = f"; vs shared instance {ours['rate'] / shared['rate']:.2f}x" if shared else ""
+        checks.append(("32 threads, one key: zk-lock / Curator one-mutex-per-thread", ">= 1.00",
+                       f"{ratio:.3f} separate rows ({fmt(ours['rate'])} vs {fmt(per_thread['rate'])} acq/s{extra})",
+                       verdict))
+    if sbs.get("annotated/floor.p50") is not None:
+        checks.append(("stretch, not attempted: uncontended cycle / create+delete floor (median)", "<= 1.25",
+                       f"{sbs['annotated/floor.p50']:.2f} interleaved (raw Curator: {sbs['curator/floor.p50']:.2f})",
+                       None))
+    elif annotated and floor:
+        ratio = annotated["median"] / floor["median"]
+        checks.append(("stretch, not attempted: uncontended cycle / create+delete floor (median)", "<= 1.25",
+                       f"{ratio:.2f} (raw Curator: {curator['median'] / floor['median']:.2f})" if curator
+                       else f"{ratio:.2f}", None))
+    return checks
+
+
+def verdict_text(verdict):
+    if verdict is None:
+        return "info"
+    if verdict == "within error":
+        return "within error"
+    return "PASS" if verdict else "FAIL"
+
+
+def settings(results):
+    """Iteration settings, the most common first, with the rows that differ."""
+    groups = {}
+    for name, entry in results.items():
+        if entry["mode"] == "ss":
+            key = f"{entry['warmupIterations']} warm-up and {entry['measurementIterations']} measured single shots"
+        else:
+            key = (f"{entry['warmupIterations']} x {entry['warmupTime']} warm-up, "
+                   f"{entry['measurementIterations']} x {entry['measurementTime']} measured")
+        groups.setdefault(key, []).append(name.split(".")[0])
+    ordered = sorted(groups.items(), key=lambda item: -len(item[1]))
+    parts = [ordered[0][0]]
+    for key, names in ordered[1:]:
+        parts.append(f"{', '.join(sorted(set(names)))}: {key}")
+    return "; ".join(parts)
+
+
+def plus_minus(row):
+    return f"{fmt(row['rate'])} ± {fmt(row['error'])}" if row["error"] else fmt(row["rate"])
+
+
+def markdown(unc_rows, cont_rows, many, checks, info, results, sbs):
+    out = ["# zk-lock benchmark results", ""]
+    sample = next(iter(results.values()), None)
+    if info:
+        out.append(f"Run {info.get('started', '?')} to {info.get('finished', '?')} ({info.get('mode', '?')} mode) on "
+                   f"{info.get('cpu', '?')}, {info.get('cores', '?')} cores, {info.get('memory', '?')}, "
+                   f"{info.get('os', '?')}, {info.get('java', '?')}.")
+        out.append("")
+        out.append(f"Load average (1, 5, 15 min) before: {' '.join(info.get('loadBefore', '?').split()[:3])}, "
+                   f"after: {' '.join(info.get('loadAfter', '?').split()[:3])}.")
+        out.append("")
+        out.append(f"ZooKeeper {info.get('zookeeper', '?').split('-')[0]}: {info.get('zookeeperServer', '?')}; every "
+                   "row uses one Curator client of a Spring context with zk-lock's auto-configuration.")
+        out.append("")
+    if sample:
+        out.append(f"JMH {sample['jmhVersion']}, one fork per row, all rows in one run: {settings(results)}. "
+                   "ZooKeeper operations are the server's `zk_packets_received` delta per cycle; allocation is "
+                   "JMH's gc profiler (`gc.alloc.rate.norm`).")
+        out.append("")
+    out += ["## Targets", "", "| measure | target | measured | result |", "| --- | --- | --- | --- |"]
+    for measure, target, measured, verdict in checks:
+        out.append(f"| {measure} | {target} | {measured} | {verdict_text(verdict)} |")
+    out += ["", "## Uncontended: one thread, one key", "",
+            "| row | median µs | p99 µs | cycles/s | ZooKeeper ops/cycle | allocated B/cycle | client CPU µs/cycle "
+            "| median vs raw Curator | median vs floor |",
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for row in unc_rows:
+        vs_curator = f"{row['vs_curator']:.3f}" if row["vs_curator"] is not None else ""
+        vs_floor = f"{row['vs_floor']:.2f}" if row["vs_floor"] is not None else ""
+        out.append(f"| {row['label']} | {fmt(row['median'])} | {fmt(row['p99'])} | {fmt(row['cps'])} | "
+                   f"{fmt(row['ops'], 2)} | {fmt(row['alloc'])} | {fmt(row['cpu'])} | {vs_curator} | {vs_floor} |")
+    out += ["", "cycles/s is 1 / mean cycle time of the one thread. Client CPU is the benchmark JVM's CPU time "
+            "(all threads: ZooKeeper client I/O, garbage collection and JMH included) per cycle.", ""]
+    if sbs:
+        out += ["## Side by side", "",
+                "Rows measured one after the other drift with the load of the machine. These two runs measure "
+                "the target pairs under the same conditions: the interleaved run times one floor cycle, one raw "
+                "Curator cycle and one `@DistributedLock` cycle in turn, in rotating order; the alternating run "
+                "gives 32 threads zk-lock and raw Curator (one mutex per thread) in alternate iterations.", ""]
+        if "annotated" in sbs:
+            out += ["| interleaved, one thread | median µs | p99 µs | mean µs | caller-thread CPU µs/cycle |",
+                    "| --- | ---: | ---: | ---: | ---: |"]
+            for kind, label in (("floor", "Raw ZooKeeper create + delete"), ("curator", "Raw Curator InterProcessMutex"),
+                                ("annotated", "@DistributedLock MUTEX")):
+                fig = sbs[kind]
+                out.append(f"| {label} | {fmt(fig['p50'])} | {fmt(fig['p99'])} | {fmt(fig['mean'])} | "
+                           f"{fmt(fig['cpu'])} |")
+            out += ["", "Caller-thread CPU is the CPU time of the thread that locks, so it leaves out ZooKeeper's "
+                    "client threads, garbage collection and the JIT: it is what the lock's own code costs.", ""]
+        if sbs.get("alt.zkLock") is not None:
+            out += ["| alternating, 32 threads, one key | acquisitions/s |", "| --- | ---: |",
+                    f"| @DistributedLock (zk-lock) | {fmt(sbs['alt.zkLock'])} |",
+                    f"| Raw Curator, one InterProcessMutex per thread | {fmt(sbs['alt.curatorPerThread'])} |", ""]
+    out += [
+            "## Contended: one key", "",
+            "| setting | row | acquisitions/s | hand-off median µs | hand-off p99 µs | ZooKeeper ops/acquisition "
+            "| allocated B/acquisition | client CPU µs/acquisition |",
+            "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for row in cont_rows:
+        out.append(f"| {row['setting']} | {row['label']} | {plus_minus(row)} | "
+                   f"{fmt(row['p50'])} | {fmt(row['p99'])} | {fmt(row['ops'], 2)} | {fmt(row['alloc'])} | "
+                   f"{fmt(row['cpu'])} |")
+    out += ["", "Hand-off: from the moment a holder starts to release to the moment the next waiter holds the lock, "
+            "counted when that waiter was already waiting; across JVMs too (a shared memory-mapped board and the "
+            "machine's monotonic clock). Two-JVM acquisitions/s count both JVMs; allocation counts the measured JVM.",
+            ""]
+    if many:
+        out += ["## Many keys", "",
+                "| row | keys | time per key µs | ZooKeeper ops/key | allocated B/key | client CPU µs/key "
+                "| znodes left after the container sweep | waited s |",
+                "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+                f"| @DistributedLock MUTEX, each key once | {many['keys']:,} | {fmt(many['per_key'])} | "
+                f"{fmt(many['ops'], 2)} | {fmt(many['alloc'])} | {fmt(many['cpu'])} | {fmt(many['left'])} | "
+                f"{fmt(many['sweep'])} |", "",
+                "ZooKeeper removes empty container nodes in a background sweep (every 60 s, at most 10,000 a minute, "
+                "with the server's defaults); the name node goes one sweep after its last key node. A new key costs "
+                "more ZooKeeper operations than a known one because Curator creates its missing parent (checking "
+                "each path segment first); ops/key include the benchmark's polling while it waits for the sweep.",
+                ""]
+    out += ["![cycle time and contended throughput](chart.svg)", ""]
+    return "\n".join(out)
+
+
+def svg_chart(unc_rows, cont_rows, info):
+    width, label_w, bar_w, row_h = 1000, 430, 420, 22
+    parts = []
+    y = 30
+
+    def text(x, yy, s, size=12, anchor="start", weight="normal", fill="#222"):
+        parts.append(f'<text x="{x:.1f}" y="{yy:.1f}" font-size="{size}" text-anchor="{anchor}" '
+                     f'font-weight="{weight}" fill="{fill}">{escape(s)}</text>')
+
+    text(10, y, "Uncontended lock cycle, median (p99 in brackets), microseconds: shorter is better", 14, weight="bold")
+    y += 14
+    max_median = max((row["median"] for row in unc_rows), default=1)
+    for row in unc_rows:
+        y += row_h
+        color = "#1f6fb2" if row["label"].startswith(("@", "LockTemplate")) else (
+            "#e0873a" if row["label"].startswith("Spring") else "#7f7f7f")
+        if row["name"].endswith("zooKeeperFloor"):
+            color = "#3c3c3c"
+        w = bar_w * row["median"] / max_median
+        text(label_w - 8, y - 6, row["label"], 11, anchor="end")
+        parts.append(f'<rect x="{label_w}" y="{y - row_h + 6}" width="{w:.1f}" height="{row_h - 8}" fill="{color}"/>')
+        text(label_w + w + 6, y - 6, f"{row['median']:,.0f} ({row['p99']:,.0f})", 11)
+    y += 40
+    text(10, y, "Contended, one key: acquisitions per second, all threads together: longer is better", 14,
+         weight="bold")
+    y += 14
+    max_rate = max((row["rate"] for row in cont_rows), default=1)
+    setting = None
+    for row in cont_rows:
+        if row["setting"] != setting:
+            setting = row["setting"]
+            y += row_h
+            text(10, y - 6, setting, 12, weight="bold")
+        y += row_h
+        w = bar_w * row["rate"] / max_rate
+        text(label_w - 8, y - 6, row["label"], 11, anchor="end")
+        parts.append(f'<rect x="{label_w}" y="{y - row_h + 6}" width="{w:.1f}" height="{row_h - 8}" '
+                     f'fill="{COLORS[row["key"]]}"/>')
+        text(label_w + w + 6, y - 6, f"{row['rate']:,.0f}", 11)
+    if info:
+        y += 34
+        text(10, y, f"{info.get('started', '?')[:16].replace('T', ' ')} UTC, {info.get('cpu', '?')}, "
+             f"{info.get('cores', '?')} cores; load average before {info.get('loadBefore', '?').split()[0]}, after "
+             f"{info.get('loadAfter', '?').split()[0]}; ZooKeeper {info.get('zookeeper', '?').split('-')[0]}, "
+             "forceSync on, separate JVM", 11, fill="#555")
+    height = y + 20
+    head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}" font-family="Helvetica, Arial, sans-serif">'
+            f'<rect width="{width}" height="{height}" fill="#ffffff"/>')
+    return head + "".join(parts) + "</svg>\n"
+
+
+def main(argv):
+    if len(argv) != 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    directory = argv[1]
+    results, info = load(directory)
+    unc_rows, unc = uncontended_rows(results)
+    cont_rows = contended_rows(results)
+    many = many_keys_row(results)
+    sbs = side_by_side(results)
+    checks = check_targets(unc, cont_rows, sbs)
+    with open(os.path.join(directory, "results.md"), "w", encoding="utf-8") as f:
+        f.write(markdown(unc_rows, cont_rows, many, checks, info, results, sbs))
+    with open(os.path.join(directory, "chart.svg"), "w", encoding="utf-8") as f:
+        f.write(svg_chart(unc_rows, cont_rows, info))
+    print(f"Wrote {os.path.join(directory, 'results.md')} and {os.path.join(directory, 'chart.svg')}")
+    for measure, target, measured, verdict in checks:
+        print(f"  {verdict_text(verdict):>12}  {measure}: {measured} (target {target})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
