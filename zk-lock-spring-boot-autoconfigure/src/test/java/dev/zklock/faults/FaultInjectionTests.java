@@ -1,5 +1,6 @@
 package dev.zklock.faults;
 
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,7 +40,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * session, a {@link ZooKeeperProxy} in front of some of them, and the
  * {@link ProtectedResource} that records every critical section. Each scenario logs
  * one {@code FAULT scenario N:} line with its figures (also in
- * {@code target/fault-injection/.../summary.txt}).
+ * {@code target/fault-injection/.../summary.txt}, next to every process's log).
+ * <p>
+ * Runs in the {@code integration-test} phase of {@code ./mvnw verify}; alone:
+ * {@code ./mvnw -pl zk-lock-spring-boot-autoconfigure verify -Dtest=FaultInjectionTests
+ * -Dsurefire.failIfNoSpecifiedTests=false}. For a quicker local run,
+ * {@code -Dzk-lock.faults.scenario1.grants=200 -Dzk-lock.faults.scenario2.seconds=60}.
  */
 @Tag("fault")
 @TestInstance(Lifecycle.PER_CLASS)
@@ -71,8 +77,11 @@ class FaultInjectionTests {
 
 	private List<WorkerProcess> core;
 
+	private long suiteStart;
+
 	@BeforeAll
 	void startLab() {
+		this.suiteStart = System.nanoTime();
 		this.lab = FaultLab.start("suite");
 		this.core = new ArrayList<>(this.lab
 			.workers(List.of(WorkerSpec.direct("w1"), WorkerSpec.direct("w2"), WorkerSpec.direct("w3")))
@@ -84,6 +93,10 @@ class FaultInjectionTests {
 	void closeLab() {
 		this.executor.shutdownNow();
 		if (this.lab != null) {
+			this.lab.report("FAULT suite: wall=" + millisSince(this.suiteStart) + "ms, "
+					+ Runtime.getRuntime().availableProcessors() + " cores, load average "
+					+ String.format("%.1f", ManagementFactory.getOperatingSystemMXBean()
+						.getSystemLoadAverage()));
 			this.lab.close();
 		}
 	}
@@ -486,8 +499,8 @@ class FaultInjectionTests {
 		this.lab.report("FAULT scenario 7 (interrupts, timeouts 0-50ms): attempts=" + sum(loads, "attempts")
 				+ " wall=" + wall + "ms grants=" + sum(loads, "grants") + " timeouts=" + sum(loads, "timeouts")
 				+ " interruptsSent=" + sum(loads, "interruptsSent") + " interruptedWaits="
-				+ sum(loads, "interruptedAcquires") + " interruptedSections=" + sum(loads, "INTERRUPTED") + " releasesFailedByInterrupt="
-				+ sum(loads, "releaseErrors")
+				+ sum(loads, "interruptedAcquires") + " interruptedSections=" + sum(loads, "INTERRUPTED")
+				+ " releasesFailedByInterrupt=" + sum(loads, "releaseErrors")
 				+ " deadlocks=0 (every thread finished; a 15s acquisition afterwards took "
 				+ after.stream().map((event) -> event.get("waitMs")).toList() + "ms) orphans=0 (after " + orphanClear
 				+ "ms) registriesEmpty=" + registries.stream().allMatch(FaultInjectionTests::emptyRegistry)

@@ -2,6 +2,7 @@ package dev.zklock.faults;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -97,8 +98,10 @@ final class FaultLab implements AutoCloseable {
 		ZooKeeperEnsemble ensemble = ZooKeeperEnsemble.builder().tickTime(TICK_TIME).start();
 		FaultLab lab = new FaultLab(directory, ensemble);
 		lab.report("FAULT setup: ensemble " + ensemble.connectString() + " (tickTime=" + TICK_TIME.toMillis()
-				+ "ms, leader member " + ensemble.leader().id() + ") up in " + millisSince(start) + " ms; logs in "
-				+ directory);
+				+ "ms, leader member " + ensemble.leader().id() + ") up in " + millisSince(start) + " ms; "
+				+ Runtime.getRuntime().availableProcessors() + " cores, load average "
+				+ String.format("%.1f", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage())
+				+ "; logs in " + directory);
 		return lab;
 	}
 

@@ -23,8 +23,8 @@ package dev.zklock.faults;
  * @param openSections sections still open
  */
 record ResourceStats(String key, long sections, long writesAccepted, long value, long overlaps, long concurrentPairs,
-		long staleReadsRejected, long staleRejected, long staleAccepted, long lostUpdates, long tokenRegressions, long writesWithoutCheck,
-		long sectionsWithoutWrite, long openSections) {
+		long staleReadsRejected, long staleRejected, long staleAccepted, long lostUpdates, long tokenRegressions,
+		long writesWithoutCheck, long sectionsWithoutWrite, long openSections) {
 
 	static ResourceStats empty(String key) {
 		return new ResourceStats(key, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
