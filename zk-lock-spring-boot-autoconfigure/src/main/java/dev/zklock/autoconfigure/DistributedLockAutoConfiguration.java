@@ -21,7 +21,6 @@ import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotationMetadata;
-import org.springframework.util.function.SingletonSupplier;
 
 import dev.zklock.LockTemplate;
 import dev.zklock.LostLockAction;
@@ -30,6 +29,7 @@ import dev.zklock.aop.DistributedLockInterceptor;
 import dev.zklock.aop.DistributedLockValidator;
 import dev.zklock.aop.LockInterceptionListener;
 import dev.zklock.aop.LockOperationSource;
+import dev.zklock.aop.ResolvedOnFirstUse;
 import dev.zklock.core.AsyncLockManager;
 import dev.zklock.core.CuratorLockManager;
 import dev.zklock.core.LockLossListener;
@@ -109,9 +109,9 @@ public final class DistributedLockAutoConfiguration {
 			.bind(LOST_LOCK_ACTION_PROPERTY, LostLockAction.class)
 			.orElse(LostLockAction.THROW);
 		DistributedLockInterceptor interceptor = new DistributedLockInterceptor(distributedLockOperationSource,
-				SingletonSupplier.of(lockManager::getObject), SingletonSupplier.of(() -> listeners.orderedStream().toList()),
-				lostLockAction);
-		interceptor.setAsyncLockManager(SingletonSupplier.of(asyncLockManager::getIfAvailable));
+				new ResolvedOnFirstUse<>(lockManager::getObject),
+				new ResolvedOnFirstUse<>(() -> listeners.orderedStream().toList()), lostLockAction);
+		interceptor.setAsyncLockManager(new ResolvedOnFirstUse<>(asyncLockManager::getIfAvailable));
 		return interceptor;
 	}
 
