@@ -163,12 +163,13 @@ class LockQueueReaderTests {
 		return LockRequest.named("catalog").keys("shelf").mode(mode).build();
 	}
 
+	// A thread per waiter: the common pool may have a single thread on 2 cores, and each waiter blocks
 	private static CompletableFuture<Boolean> acquireLater(OtherInstance other, LockRequest request) {
 		return CompletableFuture.supplyAsync(() -> {
 			try (LockHandle handle = other.manager().acquire(request)) {
 				return handle.isAcquired();
 			}
-		});
+		}, (task) -> new Thread(task, "waiter-" + request.mode()).start());
 	}
 
 	private static byte[] bytes(String text) {
