@@ -33,7 +33,7 @@ final class ContenderProcess implements AutoCloseable {
 	static ContenderProcess start(Contestant contestant, int threads) throws Exception {
 		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
 		Path log = Files.createTempFile("zk-lock-contender", ".log");
-		Process process = new ProcessBuilder(java, "-Xms512m", "-Xmx512m", "-cp", System.getProperty("java.class.path"),
+		Process process = new ProcessBuilder(java, "-Xms512m", "-Xmx512m", BenchmarkSuite.COMPILE_THRESHOLD_SCALING, "-cp", System.getProperty("java.class.path"),
 				"-D" + BenchContext.CONNECT_PROPERTY + "=" + BenchContext.connectString(),
 				"-D" + HandoffBoard.FILE_PROPERTY + "=" + HandoffBoard.shared().file(), Contender.class.getName(),
 				contestant.name(), Integer.toString(threads))
