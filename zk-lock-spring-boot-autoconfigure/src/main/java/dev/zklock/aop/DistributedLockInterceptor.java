@@ -19,6 +19,7 @@ import dev.zklock.LockRequest;
 import dev.zklock.LockTimeoutException;
 import dev.zklock.LostLockAction;
 import dev.zklock.annotation.OnTimeout;
+import dev.zklock.core.AsyncLockManager;
 import dev.zklock.core.LockManager;
 
 /**
@@ -37,10 +38,15 @@ import dev.zklock.core.LockManager;
  * method returns while its lock is lost or in doubt, the lock is released and a
  * {@link LockLostException} thrown instead of the result, so that a surrounding
  * transaction rolls back; {@link LostLockAction#LOG} logs a warning instead.
+ * <p>
+ * Methods returning an asynchronous type are handed to an {@link AsyncLockInvoker}:
+ * their lock is held until the returned work completes.
  */
 public class DistributedLockInterceptor implements MethodInterceptor {
 
 	private static final Logger logger = LoggerFactory.getLogger(DistributedLockInterceptor.class);
+
+	private static final ThreadLocal<LockOperation> acquiring = new ThreadLocal<>();
 
 	private final LockOperationSource operationSource;
 
@@ -49,6 +55,8 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 	private final Supplier<List<LockInterceptionListener>> listeners;
 
 	private final LostLockAction lostLockAction;
+
+	private volatile AsyncLockInvoker asyncInvoker;
 
 	/**
 	 * Create a new interceptor that throws {@link LockLostException} when a method
@@ -78,6 +86,17 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		this.lockManager = lockManager;
 		this.listeners = listeners;
 		this.lostLockAction = lostLockAction;
+		this.asyncInvoker = new AsyncLockInvoker(() -> null, listeners, lostLockAction);
+	}
+
+	/**
+	 * Set where the locks of methods returning {@code CompletionStage},
+	 * {@code CompletableFuture}, {@code Mono} or {@code Flux} come from: those are
+	 * held until the returned work completes.
+	 * @param asyncLockManager supplies the manager, resolved on first use
+	 */
+	public void setAsyncLockManager(Supplier<AsyncLockManager> asyncLockManager) {
+		this.asyncInvoker = new AsyncLockInvoker(asyncLockManager, this.listeners, this.lostLockAction);
 	}
 
 	@Override
@@ -88,11 +107,15 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		if (operation == null) {
 			return invocation.proceed();
 		}
+		AsyncReturnType asyncType = AsyncReturnType.of(operation.getMethod().getReturnType());
+		if (asyncType != null) {
+			return this.asyncInvoker.invoke(invocation, operation, asyncType);
+		}
 		Object[] args = invocation.getArguments();
 		LockRequest request = operation.createRequest(args, target);
 		LockHandle handle;
 		try {
-			handle = this.lockManager.get().acquire(request);
+			handle = acquire(operation, request);
 		}
 		catch (LockKeyException ex) {
 			throw ex;
@@ -160,6 +183,33 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		}
 		catch (LockLostException ex) {
 			return ex;
+		}
+	}
+
+	/**
+	 * The operation whose lock the current thread is acquiring through an
+	 * interceptor right now, so that a {@link LockManager} decorator such as a
+	 * metrics one can tell what a timeout leads to.
+	 * @return the operation, or {@code null} when the thread is not inside an
+	 * interceptor's acquisition
+	 */
+	public static LockOperation currentOperation() {
+		return acquiring.get();
+	}
+
+	private LockHandle acquire(LockOperation operation, LockRequest request) {
+		LockOperation outer = acquiring.get();
+		acquiring.set(operation);
+		try {
+			return this.lockManager.get().acquire(request);
+		}
+		finally {
+			if (outer != null) {
+				acquiring.set(outer);
+			}
+			else {
+				acquiring.remove();
+			}
 		}
 	}
 

@@ -114,7 +114,7 @@ public class LockOperationSource {
 	private LockOperation createOperation(Method method, Class<?> userClass, DistributedLock annotation) {
 		String description = describe(method, userClass);
 		List<String> problems = new ArrayList<>();
-		checkReturnType(method, problems);
+		checkReturnType(method, annotation, problems);
 		checkPermits(annotation, problems);
 		int fencingTokenParameter = findFencingTokenParameter(method, problems);
 		Duration timeout = parseTimeout(annotation.timeout(), problems);
@@ -150,12 +150,21 @@ public class LockOperationSource {
 		return found.isEmpty() ? -1 : found.get(0);
 	}
 
-	private void checkReturnType(Method method, List<String> problems) {
+	private void checkReturnType(Method method, DistributedLock annotation, List<String> problems) {
 		Class<?> returnType = method.getReturnType();
+		if (AsyncReturnType.of(returnType) != null) {
+			if (annotation.mode() != LockMode.MUTEX) {
+				problems.add("it returns " + returnType.getSimpleName() + " with mode = " + annotation.mode()
+						+ ", but asynchronous methods support mode = MUTEX only (their lock belongs to no thread "
+						+ "and is not re-entrant); use MUTEX, or lock a synchronous method");
+			}
+			return;
+		}
 		if (isAsynchronous(returnType)) {
-			problems.add("it returns " + returnType.getSimpleName() + ", an asynchronous type, which is not supported: "
-					+ "the lock belongs to the calling thread and would be released when the method returns, "
-					+ "before the asynchronous work is done; lock a synchronous method that does the work instead");
+			problems.add("it returns " + returnType.getSimpleName() + ", an asynchronous type that is not supported: "
+					+ "a lock is held until the returned work completes only for "
+					+ AsyncReturnType.describeSupported() + "; a plain Future cannot say when it completes without "
+					+ "blocking a thread. Return one of those, or lock a synchronous method that does the work");
 		}
 	}
 

@@ -21,7 +21,6 @@ import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotationMetadata;
-import org.springframework.util.function.SingletonSupplier;
 
 import dev.zklock.LockTemplate;
 import dev.zklock.LostLockAction;
@@ -30,6 +29,8 @@ import dev.zklock.aop.DistributedLockInterceptor;
 import dev.zklock.aop.DistributedLockValidator;
 import dev.zklock.aop.LockInterceptionListener;
 import dev.zklock.aop.LockOperationSource;
+import dev.zklock.aop.ResolvedOnFirstUse;
+import dev.zklock.core.AsyncLockManager;
 import dev.zklock.core.CuratorLockManager;
 import dev.zklock.core.LockLossListener;
 import dev.zklock.core.LockManager;
@@ -73,6 +74,19 @@ public final class DistributedLockAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
+	AsyncLockManager zkAsyncLockManager(CuratorFramework client, ZkLockProperties properties, Environment environment,
+			ObjectProvider<LockOwnerData> ownerData, ObjectProvider<LockLossListener> lossListeners) {
+		AsyncLockManager manager = new AsyncLockManager(client, properties.getBasePath(),
+				properties.getDefaultTimeout());
+		manager.setOwnerData(properties.isOwnerData()
+				? ownerData.getIfAvailable(() -> LockOwnerData.json(environment.getProperty("spring.application.name")))
+				: LockOwnerData.none());
+		lossListeners.orderedStream().forEach(manager::addLockLossListener);
+		return manager;
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
 	LockTemplate lockTemplate(LockManager lockManager, ZkLockProperties properties) {
 		return new LockTemplate(lockManager, properties.getLostLockAction());
 	}
@@ -88,14 +102,17 @@ public final class DistributedLockAutoConfiguration {
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	@ConditionalOnMissingBean
 	static DistributedLockInterceptor distributedLockInterceptor(LockOperationSource distributedLockOperationSource,
-			ObjectProvider<LockManager> lockManager, ObjectProvider<LockInterceptionListener> listeners,
-			Environment environment) {
+			ObjectProvider<LockManager> lockManager, ObjectProvider<AsyncLockManager> asyncLockManager,
+			ObjectProvider<LockInterceptionListener> listeners, Environment environment) {
 		// Created early by the auto-proxy creator: read the action without binding ZkLockProperties
 		LostLockAction lostLockAction = Binder.get(environment)
 			.bind(LOST_LOCK_ACTION_PROPERTY, LostLockAction.class)
 			.orElse(LostLockAction.THROW);
-		return new DistributedLockInterceptor(distributedLockOperationSource, SingletonSupplier.of(lockManager::getObject),
-				SingletonSupplier.of(() -> listeners.orderedStream().toList()), lostLockAction);
+		DistributedLockInterceptor interceptor = new DistributedLockInterceptor(distributedLockOperationSource,
+				new ResolvedOnFirstUse<>(lockManager::getObject),
+				new ResolvedOnFirstUse<>(() -> listeners.orderedStream().toList()), lostLockAction);
+		interceptor.setAsyncLockManager(new ResolvedOnFirstUse<>(asyncLockManager::getIfAvailable));
+		return interceptor;
 	}
 
 	@Bean

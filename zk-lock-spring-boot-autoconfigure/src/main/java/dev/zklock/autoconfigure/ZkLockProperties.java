@@ -58,6 +58,13 @@ public class ZkLockProperties implements InitializingBean {
 	private Duration defaultTimeout = Duration.ofSeconds(10);
 
 	/**
+	 * How long a lock may be held before a warning is logged, once per hold, and
+	 * counted in the 'zk.lock.hold.warnings' metric. When not set, long holds are not
+	 * reported.
+	 */
+	private Duration holdWarning;
+
+	/**
 	 * Order of the lock advisor. The default runs it before the transaction
 	 * interceptor, so that locks are released after commit.
 	 */
@@ -148,6 +155,14 @@ public class ZkLockProperties implements InitializingBean {
 
 	public void setDefaultTimeout(Duration defaultTimeout) {
 		this.defaultTimeout = defaultTimeout;
+	}
+
+	public Duration getHoldWarning() {
+		return this.holdWarning;
+	}
+
+	public void setHoldWarning(Duration holdWarning) {
+		this.holdWarning = holdWarning;
 	}
 
 	public int getAspectOrder() {

@@ -31,6 +31,9 @@ final class ZkLockPropertiesValidator {
 		validateRetry(properties.getRetry());
 		requirePositive("startup.wait", properties.getStartup().getWait(), "10s");
 		validateDefaultTimeout(properties.getDefaultTimeout());
+		if (properties.getHoldWarning() != null) {
+			requirePositive("hold-warning", properties.getHoldWarning(), "30s");
+		}
 		validateBasePath(properties.getBasePath(), StringUtils.hasText(properties.getNamespace()));
 		validateAuth(properties.getAuth());
 		validateTls(properties.getTls());

@@ -417,7 +417,7 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 		return false;
 	}
 
-	private static String normalizeBasePath(String basePath) {
+	static String normalizeBasePath(String basePath) {
 		if (basePath == null || basePath.isBlank()) {
 			throw new IllegalArgumentException("zk-lock.base-path must not be blank; use a node such as /locks");
 		}

@@ -48,8 +48,10 @@ class DistributedLockValidationTests {
 				Arguments.of(SkipOnPrimitive.class,
 						List.of("SkipOnPrimitive.count(Order)", "onTimeout = SKIP", "returns int", "return Integer")),
 				Arguments.of(CompletableFutureReturn.class,
-						List.of("CompletableFutureReturn.placeAsync(Order)", "CompletableFuture", "asynchronous")),
-				Arguments.of(FutureReturn.class, List.of("FutureReturn.placeLater(Order)", "Future", "asynchronous")),
+						List.of("CompletableFutureReturn.placeAsync(Order)", "CompletableFuture", "mode = WRITE",
+								"MUTEX only")),
+				Arguments.of(FutureReturn.class,
+						List.of("FutureReturn.placeLater(Order)", "Future", "asynchronous", "CompletionStage")),
 				Arguments.of(NoPermits.class, List.of("NoPermits.place(Order)", "permits = 0", "SEMAPHORE")),
 				Arguments.of(PermitsWithoutSemaphore.class,
 						List.of("PermitsWithoutSemaphore.place(Order)", "permits = 3", "SEMAPHORE")));
@@ -213,7 +215,7 @@ class DistributedLockValidationTests {
 
 	static class CompletableFutureReturn {
 
-		@DistributedLock(key = "#order.id")
+		@DistributedLock(key = "#order.id", mode = LockMode.WRITE)
 		public CompletableFuture<String> placeAsync(Order order) {
 			return CompletableFuture.completedFuture(order.id());
 		}

@@ -176,7 +176,10 @@ abstract class AbstractLockContractTests extends AbstractZooKeeperTests {
 				flagKept.complete(Thread.currentThread().isInterrupted());
 			}, "waiter");
 			waiter.start();
-			await().atMost(Duration.ofSeconds(20)).until(() -> ZooKeeperTestSupport.isWaitingInRecipe(waiter));
+			await().atMost(Duration.ofSeconds(20))
+				.until(() -> failure.isDone() || ZooKeeperTestSupport.isWaitingInRecipe(waiter));
+			assertThat(failure).as("the waiter should be queued, but it finished with %s", failure.getNow(null))
+				.isNotDone();
 			assertThat(ephemeralNodes()).hasSizeGreaterThan(nodesPerHold());
 			waiter.interrupt();
 			assertThat(failure.get(20, TimeUnit.SECONDS)).isInstanceOf(LockException.class)

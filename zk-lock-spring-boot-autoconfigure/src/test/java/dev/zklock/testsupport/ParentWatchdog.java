@@ -1,14 +1,20 @@
 package dev.zklock.testsupport;
 
+import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 
 /**
- * Main class of the server processes the fixtures launch: runs another main class and
- * halts the process as soon as its standard input closes, which happens when the test
- * JVM that launched it exits, however it exits. No server process outlives its test run.
+ * Main class of the processes the fixtures launch ({@link JvmProcess}): runs another
+ * main class and halts the process as soon as its standard input closes, which happens
+ * when the test JVM that launched it exits, however it exits. No process outlives its
+ * test run. The lines the test JVM sends ({@link JvmProcess#send(String)}) are queued
+ * in {@link #commands()} for the main class to read.
  * <p>
  * Arguments: the main class to run, then its arguments.
  */
@@ -19,7 +25,18 @@ public final class ParentWatchdog {
 	 */
 	static final int PARENT_GONE = 97;
 
+	private static final BlockingQueue<String> commands = new LinkedBlockingQueue<>();
+
 	private ParentWatchdog() {
+	}
+
+	/**
+	 * The lines received on standard input, in order. Only a main class run by this
+	 * watchdog receives any.
+	 * @return the queue of lines
+	 */
+	public static BlockingQueue<String> commands() {
+		return commands;
 	}
 
 	/**
@@ -39,10 +56,10 @@ public final class ParentWatchdog {
 	}
 
 	private static void haltWhenStdinCloses() {
-		InputStream in = System.in;
-		try {
-			while (in.read() != -1) {
-				// the parent never writes; anything read is ignored
+		try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+			String line;
+			while ((line = in.readLine()) != null) {
+				commands.add(line);
 			}
 		}
 		catch (IOException ex) {

@@ -203,7 +203,7 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
 
 		private final Path dataDirectory;
 
-		private final ServerProcess server;
+		private final JvmProcess server;
 
 		private Member(int id, int clientPort, Map<String, String> servers, Builder builder) {
 			this.id = id;
@@ -218,8 +218,13 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
 				.setAll(servers)
 				.setAll(builder.settings)
 				.writeTo(memberDirectory.resolve("zoo.cfg"));
-			this.server = new ServerProcess("ensemble member " + id + " (client port " + clientPort + ")", MAIN_CLASS,
-					memberDirectory, builder.jvmOptions, builder.systemProperties());
+			this.server = JvmProcess.builder("ensemble member " + id + " (client port " + clientPort + ")", MAIN_CLASS)
+				.directory(memberDirectory)
+				.logFileName("server.log")
+				.arguments(List.of(memberDirectory.resolve("zoo.cfg").toString()))
+				.jvmOptions(builder.jvmOptions)
+				.systemProperties(builder.systemProperties())
+				.build();
 		}
 
 		/**
@@ -390,7 +395,7 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
 
 		private Duration containerCheckInterval;
 
-		private List<String> jvmOptions = ServerProcess.DEFAULT_JVM_OPTIONS;
+		private List<String> jvmOptions = JvmProcess.DEFAULT_JVM_OPTIONS;
 
 		private final Map<String, String> settings = new LinkedHashMap<>();
 

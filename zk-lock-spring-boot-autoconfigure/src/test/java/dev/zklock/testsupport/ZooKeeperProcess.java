@@ -36,7 +36,7 @@ public final class ZooKeeperProcess implements AutoCloseable {
 
 	private final Duration startupTimeout;
 
-	private final ServerProcess server;
+	private final JvmProcess server;
 
 	private ZooKeeperProcess(Builder builder) {
 		this.directory = Directories.createTemporary("zk-lock-process-");
@@ -47,8 +47,13 @@ public final class ZooKeeperProcess implements AutoCloseable {
 			.set("forceSync", builder.forceSync ? "yes" : "no")
 			.setAll(builder.settings)
 			.writeTo(this.directory.resolve("zoo.cfg"));
-		this.server = new ServerProcess("ZooKeeper process on port " + this.port, MAIN_CLASS, this.directory,
-				builder.jvmOptions, builder.systemProperties());
+		this.server = JvmProcess.builder("ZooKeeper process on port " + this.port, MAIN_CLASS)
+			.directory(this.directory)
+			.logFileName("server.log")
+			.arguments(List.of(this.directory.resolve("zoo.cfg").toString()))
+			.jvmOptions(builder.jvmOptions)
+			.systemProperties(builder.systemProperties())
+			.build();
 	}
 
 	/**
@@ -209,7 +214,7 @@ public final class ZooKeeperProcess implements AutoCloseable {
 
 		private boolean forceSync = true;
 
-		private List<String> jvmOptions = ServerProcess.DEFAULT_JVM_OPTIONS;
+		private List<String> jvmOptions = JvmProcess.DEFAULT_JVM_OPTIONS;
 
 		private final Map<String, String> settings = new LinkedHashMap<>();
 

@@ -1,0 +1,113 @@
+package dev.zklock.actuate;
+
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+
+import dev.zklock.core.CuratorLockManager;
+import dev.zklock.core.LockInfo;
+import dev.zklock.core.LockRegistry;
+
+/**
+ * {@link Endpoint @Endpoint} that shows locks, read-only. {@code /locks} lists what
+ * this process holds and awaits, from local state; {@code /locks/{name}} reads
+ * ZooKeeper and shows, for each key of one lock name, the queue of participants
+ * of every process in order, with each one's owner.
+ */
+@Endpoint(id = "locks")
+public class LocksEndpoint {
+
+	private static final Comparator<LockDescriptor> ORDER = Comparator.comparing(LockDescriptor::name)
+		.thenComparing(LockDescriptor::key, Comparator.nullsFirst(Comparator.naturalOrder()))
+		.thenComparing(LockDescriptor::state)
+		.thenComparing(LockDescriptor::since);
+
+	private final Supplier<CuratorLockManager> lockManager;
+
+	private final LockQueueReader queueReader;
+
+	/**
+	 * Create a new endpoint.
+	 * @param lockManager supplies the lock manager, or {@code null} when the
+	 * application's manager is not a {@link CuratorLockManager}
+	 * @param queueReader reads lock queues from ZooKeeper
+	 */
+	public LocksEndpoint(Supplier<CuratorLockManager> lockManager, LockQueueReader queueReader) {
+		this.lockManager = Objects.requireNonNull(lockManager, "lockManager must not be null");
+		this.queueReader = Objects.requireNonNull(queueReader, "queueReader must not be null");
+	}
+
+	/**
+	 * The locks this process holds and awaits.
+	 * @return the locks
+	 */
+	@ReadOperation
+	public LocksDescriptor locks() {
+		CuratorLockManager manager = this.lockManager.get();
+		if (manager == null) {
+			return new LocksDescriptor(null, 0, 0, List.of());
+		}
+		LockRegistry registry = manager.getRegistry();
+		List<LockDescriptor> locks = registry.snapshot().stream().map(LockDescriptor::of).sorted(ORDER).toList();
+		return new LocksDescriptor(manager.getBasePath(), registry.heldCount(), registry.waitingCount(), locks);
+	}
+
+	/**
+	 * The queues of one lock name in ZooKeeper, for every process.
+	 * @param name the lock name, treated as one path segment
+	 * @return the queues, or {@code null} (404) when no lock of that name exists
+	 */
+	@ReadOperation
+	public LockQueuesDescriptor lock(@Selector String name) {
+		CuratorLockManager manager = this.lockManager.get();
+		if (manager == null) {
+			return null;
+		}
+		return this.queueReader.read(manager.getBasePath(), name);
+	}
+
+	/**
+	 * The locks of this process.
+	 *
+	 * @param basePath the path under which lock nodes live
+	 * @param held the number of locks held
+	 * @param waiting the number of locks awaited
+	 * @param locks each lock held or awaited, per key
+	 */
+	public record LocksDescriptor(String basePath, int held, int waiting, List<LockDescriptor> locks) {
+
+	}
+
+	/**
+	 * One lock this process holds or awaits, for one key.
+	 *
+	 * @param name the lock name
+	 * @param key the key, {@code null} for a lock without keys
+	 * @param path the ZooKeeper path of the lock
+	 * @param mode the mode
+	 * @param thread the name of the thread
+	 * @param threadId the id of the thread
+	 * @param since when the thread started waiting, or acquired the lock
+	 * @param fencingToken the fencing token (creation zxid of the holder's node),
+	 * {@code null} while waiting
+	 * @param state {@code HELD}, {@code WAITING}, {@code IN_DOUBT} (the connection
+	 * is suspended), {@code LOST} or {@code RELEASING}
+	 */
+	public record LockDescriptor(String name, String key, String path, String mode, String thread, long threadId,
+			Instant since, Long fencingToken, String state) {
+
+		static LockDescriptor of(LockInfo info) {
+			return new LockDescriptor(info.name(), info.key(), info.path(), info.mode().name(), info.threadName(),
+					info.threadId(), info.since(), (info.fencingToken() != 0) ? info.fencingToken() : null,
+					info.state().name());
+		}
+
+	}
+
+}

@@ -1,0 +1,37 @@
+package dev.zklock.autoconfigure;
+
+import org.apache.curator.framework.CuratorFramework;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.context.annotation.Bean;
+
+import dev.zklock.actuate.LockQueueReader;
+import dev.zklock.actuate.LocksEndpoint;
+import dev.zklock.core.LockManager;
+
+/**
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
+ * Auto-configuration} for the {@code locks} endpoint. Like every endpoint, it is
+ * exposed over HTTP once listed in {@code management.endpoints.web.exposure.include}.
+ */
+@AutoConfiguration(after = DistributedLockAutoConfiguration.class)
+@ConditionalOnClass({ CuratorFramework.class, Endpoint.class, ConditionalOnAvailableEndpoint.class })
+@ConditionalOnSingleCandidate(CuratorFramework.class)
+@ConditionalOnBean(LockManager.class)
+public final class LocksEndpointAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnAvailableEndpoint
+	LocksEndpoint locksEndpoint(ObjectProvider<LockManager> lockManager, CuratorFramework client) {
+		return new LocksEndpoint(LockManagers.curator(lockManager), new LockQueueReader(client));
+	}
+
+}

@@ -1,0 +1,34 @@
+package dev.zklock.autoconfigure;
+
+import org.apache.curator.framework.CuratorFramework;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.annotation.Bean;
+
+import dev.zklock.core.LockManager;
+import dev.zklock.health.ZkLockHealthIndicator;
+
+/**
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
+ * Auto-configuration} for the {@code zkLock} health contributor. Turned off with
+ * {@code management.health.zklock.enabled=false}.
+ */
+@AutoConfiguration(after = { ZkLockAutoConfiguration.class, DistributedLockAutoConfiguration.class })
+@ConditionalOnClass({ CuratorFramework.class, HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class })
+@ConditionalOnSingleCandidate(CuratorFramework.class)
+public final class ZkLockHealthContributorAutoConfiguration {
+
+	@Bean(destroyMethod = "close")
+	@ConditionalOnMissingBean(name = "zkLockHealthIndicator")
+	@ConditionalOnEnabledHealthIndicator("zklock")
+	ZkLockHealthIndicator zkLockHealthIndicator(CuratorFramework client, ObjectProvider<LockManager> lockManager) {
+		return new ZkLockHealthIndicator(client, LockManagers.registry(lockManager));
+	}
+
+}

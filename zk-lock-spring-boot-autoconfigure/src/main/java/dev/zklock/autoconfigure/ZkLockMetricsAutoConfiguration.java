@@ -1,0 +1,48 @@
+package dev.zklock.autoconfigure;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import org.apache.curator.framework.CuratorFramework;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+
+import dev.zklock.core.LockManager;
+import dev.zklock.metrics.LockMetrics;
+import dev.zklock.metrics.ZooKeeperConnectionMetrics;
+
+/**
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
+ * Auto-configuration} for zk-lock's Micrometer meters: lock waits, holds, active
+ * and waiting locks, lost locks, long holds and connection state transitions. The
+ * {@link LockMetrics} bean is a {@link dev.zklock.core.LockLossListener} and a
+ * {@link dev.zklock.core.LongHoldListener}, so the lock manager and the hold monitor
+ * report to it.
+ */
+@AutoConfiguration(after = { DistributedLockAutoConfiguration.class },
+		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+				"org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration" })
+@ConditionalOnClass({ CuratorFramework.class, MeterRegistry.class })
+@ConditionalOnBean({ MeterRegistry.class, LockManager.class })
+@ConditionalOnSingleCandidate(CuratorFramework.class)
+@Import(LockInstrumentationConfiguration.class)
+public final class ZkLockMetricsAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	LockMetrics zkLockMetrics(MeterRegistry meterRegistry) {
+		return new LockMetrics(meterRegistry);
+	}
+
+	@Bean(destroyMethod = "close")
+	@ConditionalOnMissingBean
+	ZooKeeperConnectionMetrics zkLockConnectionMetrics(CuratorFramework client, MeterRegistry meterRegistry) {
+		return new ZooKeeperConnectionMetrics(client, meterRegistry);
+	}
+
+}

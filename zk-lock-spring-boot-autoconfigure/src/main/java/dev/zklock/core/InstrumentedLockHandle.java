@@ -1,0 +1,103 @@
+package dev.zklock.core;
+
+import java.util.List;
+
+import dev.zklock.LockHandle;
+import dev.zklock.LockRequest;
+import dev.zklock.annotation.LockMode;
+
+/**
+ * A held lock handed out by an {@link InstrumentedLockManager}: it delegates every
+ * {@link LockHandle} method and reports the release once. A new {@link LockHandle}
+ * method must be delegated here too.
+ */
+final class InstrumentedLockHandle implements LockHandle {
+
+	private final LockHandle delegate;
+
+	private final InstrumentedLockManager manager;
+
+	private final LockRequest request;
+
+	private final LockInstrumentation.Acquisition[] acquisitions;
+
+	private boolean released;
+
+	InstrumentedLockHandle(LockHandle delegate, InstrumentedLockManager manager, LockRequest request,
+			LockInstrumentation.Acquisition[] acquisitions) {
+		this.delegate = delegate;
+		this.manager = manager;
+		this.request = request;
+		this.acquisitions = acquisitions;
+	}
+
+	@Override
+	public String name() {
+		return this.delegate.name();
+	}
+
+	@Override
+	public List<String> keys() {
+		return this.delegate.keys();
+	}
+
+	@Override
+	public LockMode mode() {
+		return this.delegate.mode();
+	}
+
+	@Override
+	public boolean isAcquired() {
+		return this.delegate.isAcquired();
+	}
+
+	@Override
+	public long fencingToken() {
+		return this.delegate.fencingToken();
+	}
+
+	@Override
+	public long fencingToken(String key) {
+		return this.delegate.fencingToken(key);
+	}
+
+	@Override
+	public String nodePath() {
+		return this.delegate.nodePath();
+	}
+
+	@Override
+	public String nodePath(String key) {
+		return this.delegate.nodePath(key);
+	}
+
+	@Override
+	public boolean isHeld() {
+		return this.delegate.isHeld();
+	}
+
+	@Override
+	public void assertHeld() {
+		this.delegate.assertHeld();
+	}
+
+	@Override
+	public void close() {
+		try {
+			this.delegate.close();
+		}
+		finally {
+			// A close refused by the handle (wrong thread) leaves the lock held
+			if (!this.released && !this.delegate.isAcquired()) {
+				this.released = true;
+				this.manager.released(this.request, this.acquisitions);
+			}
+		}
+	}
+
+	@Override
+	public String toString() {
+		return this.delegate.toString();
+	}
+
+}

@@ -1,0 +1,81 @@
+package dev.zklock.metrics;
+
+import java.util.Locale;
+
+import dev.zklock.annotation.OnTimeout;
+import dev.zklock.aop.DistributedLockInterceptor;
+import dev.zklock.aop.LockOperation;
+
+/**
+ * What became of an acquisition, as told in the {@code outcome} tag.
+ */
+public enum LockOutcome {
+
+	/**
+	 * The lock was acquired.
+	 */
+	ACQUIRED,
+
+	/**
+	 * The lock was not acquired within the timeout.
+	 */
+	TIMEOUT,
+
+	/**
+	 * The lock was not acquired within the timeout and the annotated method was
+	 * skipped ({@link OnTimeout#SKIP}).
+	 */
+	SKIPPED,
+
+	/**
+	 * ZooKeeper failed.
+	 */
+	ERROR,
+
+	/**
+	 * The thread was interrupted while waiting.
+	 */
+	INTERRUPTED;
+
+	private final String tag = name().toLowerCase(Locale.ROOT);
+
+	/**
+	 * The tag value.
+	 * @return the outcome in lower case
+	 */
+	public String tag() {
+		return this.tag;
+	}
+
+	/**
+	 * The outcome of an acquisition that timed out on the current thread.
+	 * @param name the lock name
+	 * @return {@link #SKIPPED} when an interceptor skips the call, else
+	 * {@link #TIMEOUT}
+	 */
+	static LockOutcome notAcquired(String name) {
+		// Mirrors DistributedLockInterceptor: without a fallback, SKIP skips the call
+		LockOperation operation = DistributedLockInterceptor.currentOperation();
+		boolean skipped = operation != null && operation.getName().equals(name) && !operation.hasFallback()
+				&& operation.getOnTimeout() == OnTimeout.SKIP;
+		return skipped ? SKIPPED : TIMEOUT;
+	}
+
+	/**
+	 * The outcome of an acquisition that failed on the current thread.
+	 * @param failure what the manager threw
+	 * @return {@link #INTERRUPTED} or {@link #ERROR}
+	 */
+	static LockOutcome failed(Throwable failure) {
+		if (Thread.currentThread().isInterrupted()) {
+			return INTERRUPTED;
+		}
+		for (Throwable current = failure; current != null; current = current.getCause()) {
+			if (current instanceof InterruptedException) {
+				return INTERRUPTED;
+			}
+		}
+		return ERROR;
+	}
+
+}

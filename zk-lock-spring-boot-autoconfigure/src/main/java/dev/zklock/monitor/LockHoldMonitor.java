@@ -1,0 +1,141 @@
+package dev.zklock.monitor;
+
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.zklock.annotation.LockMode;
+import dev.zklock.core.KeyEncoder;
+import dev.zklock.core.LockInfo;
+import dev.zklock.core.LockRegistry;
+import dev.zklock.core.LockState;
+import dev.zklock.core.LongHoldListener;
+
+/**
+ * Checks a {@link LockRegistry} periodically for locks held longer than a
+ * threshold. Each such hold is logged once, at WARN level with its name, key and
+ * thread, and reported to the {@link LongHoldListener}s. Held and in-doubt locks
+ * are checked. The check reads local
+ * state only, on one daemon thread, a few times per threshold.
+ */
+public class LockHoldMonitor implements AutoCloseable {
+
+	private static final Logger logger = LoggerFactory.getLogger(LockHoldMonitor.class);
+
+	private static final long MIN_INTERVAL_MILLIS = 50;
+
+	private static final long MAX_INTERVAL_MILLIS = 5_000;
+
+	private final Supplier<LockRegistry> registry;
+
+	private final Duration threshold;
+
+	private final Supplier<List<LongHoldListener>> listeners;
+
+	private final Set<Hold> warned = new HashSet<>();
+
+	private ScheduledExecutorService executor;
+
+	/**
+	 * Create a new monitor; {@link #start()} starts it.
+	 * @param registry supplies the registry to check, or {@code null} when there is
+	 * none
+	 * @param threshold how long a lock may be held before it is reported, or
+	 * {@code null} to check nothing
+	 * @param listeners supplies the listeners told about long holds
+	 */
+	public LockHoldMonitor(Supplier<LockRegistry> registry, Duration threshold,
+			Supplier<List<LongHoldListener>> listeners) {
+		this.registry = Objects.requireNonNull(registry, "registry must not be null");
+		this.threshold = threshold;
+		if (threshold != null && (threshold.isNegative() || threshold.isZero())) {
+			throw new IllegalArgumentException("zk-lock.hold-warning must be positive, got " + threshold);
+		}
+		this.listeners = Objects.requireNonNull(listeners, "listeners must not be null");
+	}
+
+	/**
+	 * Start checking.
+	 */
+	public synchronized void start() {
+		if (this.executor != null || this.threshold == null) {
+			return;
+		}
+		this.executor = Executors.newSingleThreadScheduledExecutor((task) -> {
+			Thread thread = new Thread(task, "zk-lock-hold-monitor");
+			thread.setDaemon(true);
+			return thread;
+		});
+		long interval = Math.min(Math.max(this.threshold.toMillis() / 4, MIN_INTERVAL_MILLIS), MAX_INTERVAL_MILLIS);
+		this.executor.scheduleWithFixedDelay(this::check, interval, interval, TimeUnit.MILLISECONDS);
+	}
+
+	/**
+	 * Stop checking.
+	 */
+	@Override
+	public synchronized void close() {
+		if (this.executor != null) {
+			this.executor.shutdownNow();
+			this.executor = null;
+		}
+	}
+
+	void check() {
+		try {
+			LockRegistry locks = this.registry.get();
+			if (locks == null) {
+				return;
+			}
+			long now = System.currentTimeMillis();
+			Set<Hold> current = new HashSet<>();
+			for (LockInfo lock : locks.snapshot()) {
+				if (lock.state() != LockState.HELD && lock.state() != LockState.IN_DOUBT) {
+					continue;
+				}
+				Hold hold = new Hold(lock.path(), lock.mode(), lock.threadId(), lock.since().toEpochMilli());
+				current.add(hold);
+				long heldMillis = now - hold.sinceMillis();
+				if (heldMillis >= this.threshold.toMillis() && this.warned.add(hold)) {
+					report(lock, heldMillis);
+				}
+			}
+			this.warned.retainAll(current);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not check for locks held longer than zk-lock.hold-warning ({})", this.threshold, ex);
+		}
+	}
+
+	private void report(LockInfo lock, long heldMillis) {
+		String key = (lock.key() != null) ? KeyEncoder.abbreviate(lock.key()) : "(no key)";
+		logger.warn("Lock '{}' key '{}' ({} mode) has been held by thread '{}' for {} ms, longer than "
+				+ "zk-lock.hold-warning ({}); check what that thread is doing, or raise zk-lock.hold-warning",
+				lock.name(), key, lock.mode(), lock.threadName(), heldMillis, this.threshold);
+		for (LongHoldListener listener : this.listeners.get()) {
+			try {
+				listener.heldTooLong(lock, this.threshold);
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Long hold listener {} failed on lock '{}'", listener, lock.name(), ex);
+			}
+		}
+	}
+
+	/**
+	 * Identifies one hold across checks.
+	 */
+	private record Hold(String path, LockMode mode, long threadId, long sinceMillis) {
+
+	}
+
+}

@@ -1,0 +1,31 @@
+package dev.zklock.faults;
+
+/**
+ * Writes a worker's events to standard output, one line each:
+ * {@code @@ type name=value ...}, read back by {@link WorkerProcess}.
+ */
+final class WorkerEvents {
+
+	static final String PREFIX = "@@ ";
+
+	private WorkerEvents() {
+	}
+
+	/**
+	 * Emit one event.
+	 * @param type the event type
+	 * @param namesAndValues names and values, alternating; values must not contain
+	 * spaces
+	 */
+	static void emit(String type, Object... namesAndValues) {
+		StringBuilder line = new StringBuilder(PREFIX).append(type);
+		for (int i = 0; i + 1 < namesAndValues.length; i += 2) {
+			line.append(' ').append(namesAndValues[i]).append('=').append(namesAndValues[i + 1]);
+		}
+		synchronized (System.out) {
+			System.out.println(line);
+			System.out.flush();
+		}
+	}
+
+}

@@ -1,0 +1,146 @@
+package dev.zklock.monitor;
+
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import dev.zklock.LockRequest;
+import dev.zklock.LockTemplate;
+import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
+import dev.zklock.autoconfigure.LockHoldWarningAutoConfiguration;
+import dev.zklock.autoconfigure.ZkLockMetricsAutoConfiguration;
+import dev.zklock.testsupport.StoppableZooKeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * {@code zk-lock.hold-warning}: one WARN and one count per long hold, none for
+ * short ones, and the warning without Micrometer too.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class LockHoldMonitorTests {
+
+	private static final String WARNING = "has been held by thread 'reporter'";
+
+	private static StoppableZooKeeper server;
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class,
+				LockHoldWarningAutoConfiguration.class, ZkLockMetricsAutoConfiguration.class))
+		.withBean(CuratorFramework.class, () -> server.newClient(30_000),
+				(definition) -> definition.setDestroyMethodName("close"))
+		.withPropertyValues("zk-lock.base-path=/holds-" + UUID.randomUUID(), "zk-lock.hold-warning=200ms");
+
+	@BeforeAll
+	static void startServer() {
+		server = StoppableZooKeeper.start();
+	}
+
+	@AfterAll
+	static void stopServer() {
+		server.close();
+	}
+
+	@Test
+	void aLongHoldIsLoggedOnceAndCounted(CapturedOutput output) {
+		this.contextRunner.withBean(SimpleMeterRegistry.class, SimpleMeterRegistry::new).run((context) -> {
+			MeterRegistry registry = context.getBean(MeterRegistry.class);
+			LockTemplate template = context.getBean(LockTemplate.class);
+			template.execute(LockRequest.named("reports").keys("quick").build(), () -> "quick");
+			holdUntil(template, () -> registry.find("zk.lock.hold.warnings").counter() != null);
+			assertThat(registry.get("zk.lock.hold.warnings").tags("name", "reports", "mode", "mutex").counter().count())
+				.isOne();
+			assertThat(countOccurrences(output.getOut(), WARNING)).isOne();
+			assertThat(output.getOut()).contains("Lock 'reports' key 'r-1' (MUTEX mode) " + WARNING)
+				.contains("longer than zk-lock.hold-warning (PT0.2S)")
+				.doesNotContain("key 'quick'");
+		});
+	}
+
+	@Test
+	void warnsWithoutMicrometer(CapturedOutput output) {
+		this.contextRunner.withClassLoader(new FilteredClassLoader("io.micrometer")).run((context) -> {
+			assertThat(context).hasSingleBean(LockHoldMonitor.class).doesNotHaveBean("zkLockMetrics");
+			LockTemplate template = context.getBean(LockTemplate.class);
+			holdUntil(template, () -> output.getOut().contains(WARNING));
+			assertThat(countOccurrences(output.getOut(), WARNING)).isOne();
+		});
+	}
+
+	@Test
+	void offUnlessConfigured() {
+		this.contextRunner.withPropertyValues("zk-lock.hold-warning=").run((context) -> {
+			assertThat(context).hasNotFailed();
+			context.getBean(LockTemplate.class).execute(LockRequest.named("reports").keys("r-1").build(), () -> "ran");
+		});
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class,
+					LockHoldWarningAutoConfiguration.class))
+			.withBean(CuratorFramework.class, () -> server.newClient(30_000),
+					(definition) -> definition.setDestroyMethodName("close"))
+			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(LockHoldMonitor.class));
+	}
+
+	@Test
+	void rejectsANonPositiveThreshold() {
+		this.contextRunner.withPropertyValues("zk-lock.hold-warning=0s")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("zk-lock.hold-warning"));
+	}
+
+	// Holds r-1 in a thread named 'reporter' until the condition holds, then a
+	// little longer so that the monitor checks it again
+	private static void holdUntil(LockTemplate template, Callable<Boolean> warned)
+			throws Exception {
+		CountDownLatch held = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		CompletableFuture<String> holder = new CompletableFuture<>();
+		Thread thread = new Thread(() -> {
+			try {
+				holder.complete(template.execute(LockRequest.named("reports").keys("r-1").build(), () -> {
+					held.countDown();
+					release.await(30, TimeUnit.SECONDS);
+					Thread.sleep(400);
+					return "done";
+				}));
+			}
+			catch (Throwable ex) {
+				holder.completeExceptionally(ex);
+			}
+		}, "reporter");
+		thread.start();
+		assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
+		await().atMost(Duration.ofSeconds(10)).until(warned);
+		release.countDown();
+		assertThat(holder.get(10, TimeUnit.SECONDS)).isEqualTo("done");
+	}
+
+	private static int countOccurrences(String text, String part) {
+		int count = 0;
+		for (int index = text.indexOf(part); index >= 0; index = text.indexOf(part, index + 1)) {
+			count++;
+		}
+		return count;
+	}
+
+}
