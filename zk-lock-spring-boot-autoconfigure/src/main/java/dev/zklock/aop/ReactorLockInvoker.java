@@ -73,7 +73,8 @@ final class ReactorLockInvoker {
 	private static Mono<Object> acquire(AsyncLockInvoker invoker, LockOperation operation, LockRequest request) {
 		return Mono.create((sink) -> {
 			AtomicInteger state = new AtomicInteger(PENDING);
-			CompletableFuture<AsyncLockHandle> pending = invoker.lockManager().acquire(request);
+			CompletableFuture<AsyncLockHandle> pending = DistributedLockInterceptor.whileAcquiring(operation,
+					() -> invoker.lockManager().acquire(request));
 			sink.onCancel(() -> {
 				if (state.compareAndSet(PENDING, CANCELLED)) {
 					pending.cancel(false);
