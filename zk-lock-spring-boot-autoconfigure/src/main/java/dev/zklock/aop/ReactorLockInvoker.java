@@ -46,7 +46,8 @@ final class ReactorLockInvoker {
 				return Flux.usingWhen(acquire(invoker, operation, request),
 						(resource) -> Flux.from(body(invoker, invocation, operation, request, resource, true)),
 						(resource) -> complete(invoker, operation, resource), (resource, ex) -> release(resource),
-						ReactorLockInvoker::release);
+						ReactorLockInvoker::release)
+					.onErrorMap(ReactorLockInvoker::isWrappedLoss, Throwable::getCause);
 			});
 		}
 		return Mono.deferContextual((context) -> {
@@ -54,8 +55,15 @@ final class ReactorLockInvoker {
 			return Mono.usingWhen(acquire(invoker, operation, request),
 					(resource) -> Mono.from(body(invoker, invocation, operation, request, resource, false)),
 					(resource) -> complete(invoker, operation, resource), (resource, ex) -> release(resource),
-					ReactorLockInvoker::release);
+					ReactorLockInvoker::release)
+				.onErrorMap(ReactorLockInvoker::isWrappedLoss, Throwable::getCause);
 		});
+	}
+
+	// usingWhen wraps what the completion step signals ("Async resource cleanup
+	// failed"): the caller gets the LockLostException itself
+	private static boolean isWrappedLoss(Throwable ex) {
+		return ex.getClass() == RuntimeException.class && ex.getCause() instanceof LockLostException;
 	}
 
 	private static LockRequest prepare(AsyncLockInvoker invoker, LockOperation operation, Object[] args,
