@@ -3,6 +3,7 @@ package dev.zklock.core;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -96,40 +97,19 @@ final class Instrumentations {
 
 		void acquired(LockContext lock) {
 			if (this.state.compareAndSet(PENDING, ACQUIRED)) {
-				for (LockInstrumentation.Acquisition acquisition : this.acquisitions) {
-					try {
-						acquisition.acquired(lock);
-					}
-					catch (RuntimeException failure) {
-						logFailure(this.request, failure);
-					}
-				}
+				each(false, (acquisition) -> acquisition.acquired(lock));
 			}
 		}
 
 		void notAcquired() {
 			if (this.state.compareAndSet(PENDING, ENDED)) {
-				for (LockInstrumentation.Acquisition acquisition : this.acquisitions) {
-					try {
-						acquisition.notAcquired();
-					}
-					catch (RuntimeException failure) {
-						logFailure(this.request, failure);
-					}
-				}
+				each(false, LockInstrumentation.Acquisition::notAcquired);
 			}
 		}
 
 		void failed(Throwable cause) {
 			if (this.state.compareAndSet(PENDING, ENDED)) {
-				for (LockInstrumentation.Acquisition acquisition : this.acquisitions) {
-					try {
-						acquisition.failed(cause);
-					}
-					catch (RuntimeException failure) {
-						logFailure(this.request, failure);
-					}
-				}
+				each(false, (acquisition) -> acquisition.failed(cause));
 			}
 		}
 
@@ -138,13 +118,18 @@ final class Instrumentations {
 		 */
 		void released() {
 			if (this.state.compareAndSet(ACQUIRED, ENDED)) {
-				for (int i = this.acquisitions.length - 1; i >= 0; i--) {
-					try {
-						this.acquisitions[i].released();
-					}
-					catch (RuntimeException failure) {
-						logFailure(this.request, failure);
-					}
+				each(true, LockInstrumentation.Acquisition::released);
+			}
+		}
+
+		private void each(boolean reverse, Consumer<LockInstrumentation.Acquisition> callback) {
+			int count = this.acquisitions.length;
+			for (int i = 0; i < count; i++) {
+				try {
+					callback.accept(this.acquisitions[reverse ? count - 1 - i : i]);
+				}
+				catch (RuntimeException failure) {
+					logFailure(this.request, failure);
 				}
 			}
 		}

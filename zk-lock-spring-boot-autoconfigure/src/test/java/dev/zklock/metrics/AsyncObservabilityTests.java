@@ -1,22 +1,16 @@
-package dev.zklock.aop;
+package dev.zklock.metrics;
 
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
-import java.util.stream.StreamSupport;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.Observation;
-import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.CreateMode;
@@ -27,19 +21,16 @@ import reactor.core.publisher.Mono;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContext;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 
 import dev.zklock.LockException;
 import dev.zklock.LockTimeoutException;
 import dev.zklock.annotation.DistributedLock;
 import dev.zklock.annotation.OnTimeout;
+import dev.zklock.aop.TestZooKeeper;
 import dev.zklock.autoconfigure.ZkLockMetricsAutoConfiguration;
 import dev.zklock.autoconfigure.ZkLockObservationAutoConfiguration;
-import dev.zklock.core.AsyncLockManager;
 import dev.zklock.core.KeyEncoder;
-import dev.zklock.metrics.LockMetrics;
-import dev.zklock.metrics.LockObservations;
+import dev.zklock.metrics.LockObservationsTests.RecordingHandler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -59,7 +50,7 @@ class AsyncObservabilityTests {
 	private final ApplicationContextRunner contextRunner = TestZooKeeper.contextRunner()
 		.withConfiguration(
 				AutoConfigurations.of(ZkLockMetricsAutoConfiguration.class, ZkLockObservationAutoConfiguration.class))
-		.withUserConfiguration(ObservationConfiguration.class)
+		.withUserConfiguration(LockObservationsTests.ObservationConfiguration.class)
 		.withBean(SimpleMeterRegistry.class, SimpleMeterRegistry::new)
 		.withBean(Payments.class)
 		.withPropertyValues("zk-lock.default-timeout=30s");
@@ -133,10 +124,10 @@ class AsyncObservabilityTests {
 			await().atMost(WAIT).until(() -> handler.stopped.size() == 2);
 			assertThat(handler.stopped).extracting((observed) -> observed.getName())
 				.containsOnly(LockObservations.OBSERVATION_NAME);
-			assertThat(handler.stopped).extracting((observed) -> keys(observed).get("zk.lock.outcome"))
+			assertThat(handler.stopped).extracting((observed) -> key(observed, "zk.lock.outcome"))
 				.containsExactly("timeout", "acquired");
-			assertThat(keys(handler.stopped.get(1))).containsEntry("zk.lock.name", "payments")
-				.containsEntry("zk.lock.mode", "mutex");
+			assertThat(key(handler.stopped.get(1), "zk.lock.name")).isEqualTo("payments");
+			assertThat(key(handler.stopped.get(1), "zk.lock.mode")).isEqualTo("mutex");
 			assertThat(handler.stopped.get(0).getError()).isNull();
 			assertThat(handler.scopesOpened).isEmpty();
 			assertThat(registry.getCurrentObservation()).isNull();
@@ -161,56 +152,8 @@ class AsyncObservabilityTests {
 		return meters.get(LockMetrics.ACQUIRE).tags("name", name, "mode", "mutex", "outcome", outcome).timer().count();
 	}
 
-	private static Map<String, String> keys(Observation.Context observed) {
-		return StreamSupport.stream(observed.getLowCardinalityKeyValues().spliterator(), false)
-			.collect(Collectors.toMap((keyValue) -> keyValue.getKey(), (keyValue) -> keyValue.getValue()));
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class ObservationConfiguration {
-
-		@Bean
-		RecordingHandler recordingHandler() {
-			return new RecordingHandler();
-		}
-
-		@Bean
-		ObservationRegistry observationRegistry(RecordingHandler handler) {
-			ObservationRegistry registry = ObservationRegistry.create();
-			registry.observationConfig().observationHandler(handler);
-			return registry;
-		}
-
-	}
-
-	static class RecordingHandler implements ObservationHandler<Observation.Context> {
-
-		final List<Observation.Context> started = new CopyOnWriteArrayList<>();
-
-		final List<Observation.Context> stopped = new CopyOnWriteArrayList<>();
-
-		final List<Observation.Context> scopesOpened = new CopyOnWriteArrayList<>();
-
-		@Override
-		public void onStart(Observation.Context context) {
-			this.started.add(context);
-		}
-
-		@Override
-		public void onStop(Observation.Context context) {
-			this.stopped.add(context);
-		}
-
-		@Override
-		public void onScopeOpened(Observation.Context context) {
-			this.scopesOpened.add(context);
-		}
-
-		@Override
-		public boolean supportsContext(Observation.Context context) {
-			return true;
-		}
-
+	private static String key(Observation.Context observed, String key) {
+		return observed.getLowCardinalityKeyValue(key).getValue();
 	}
 
 	static class Payments {
