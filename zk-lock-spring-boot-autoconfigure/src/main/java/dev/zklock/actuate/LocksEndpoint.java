@@ -1,6 +1,7 @@
 package dev.zklock.actuate;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
@@ -10,13 +11,16 @@ import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 
+import dev.zklock.core.AsyncLockManager;
 import dev.zklock.core.CuratorLockManager;
 import dev.zklock.core.LockInfo;
 import dev.zklock.core.LockRegistry;
+import dev.zklock.core.LockState;
 
 /**
  * {@link Endpoint @Endpoint} that shows locks, read-only. {@code /locks} lists what
- * this process holds and awaits, from local state; {@code /locks/{name}} reads
+ * this process holds and awaits, synchronously and asynchronously (thread
+ * {@code async}), from local state; {@code /locks/{name}} reads
  * ZooKeeper and shows, for each key of one lock name, the queue of participants
  * of every process in order, with each one's owner.
  */
@@ -30,16 +34,32 @@ public class LocksEndpoint {
 
 	private final Supplier<CuratorLockManager> lockManager;
 
+	private final Supplier<AsyncLockManager> asyncLockManager;
+
 	private final LockQueueReader queueReader;
 
 	/**
-	 * Create a new endpoint.
+	 * Create a new endpoint for synchronous locks only.
 	 * @param lockManager supplies the lock manager, or {@code null} when the
 	 * application's manager is not a {@link CuratorLockManager}
 	 * @param queueReader reads lock queues from ZooKeeper
 	 */
 	public LocksEndpoint(Supplier<CuratorLockManager> lockManager, LockQueueReader queueReader) {
+		this(lockManager, () -> null, queueReader);
+	}
+
+	/**
+	 * Create a new endpoint.
+	 * @param lockManager supplies the lock manager, or {@code null} when the
+	 * application's manager is not a {@link CuratorLockManager}
+	 * @param asyncLockManager supplies the asynchronous lock manager, or
+	 * {@code null} when there is none
+	 * @param queueReader reads lock queues from ZooKeeper
+	 */
+	public LocksEndpoint(Supplier<CuratorLockManager> lockManager, Supplier<AsyncLockManager> asyncLockManager,
+			LockQueueReader queueReader) {
 		this.lockManager = Objects.requireNonNull(lockManager, "lockManager must not be null");
+		this.asyncLockManager = Objects.requireNonNull(asyncLockManager, "asyncLockManager must not be null");
 		this.queueReader = Objects.requireNonNull(queueReader, "queueReader must not be null");
 	}
 
@@ -50,12 +70,26 @@ public class LocksEndpoint {
 	@ReadOperation
 	public LocksDescriptor locks() {
 		CuratorLockManager manager = this.lockManager.get();
-		if (manager == null) {
-			return new LocksDescriptor(null, 0, 0, List.of());
+		AsyncLockManager asyncManager = this.asyncLockManager.get();
+		List<LockInfo> infos = new ArrayList<>();
+		int held = 0;
+		int waiting = 0;
+		String basePath = null;
+		if (manager != null) {
+			LockRegistry registry = manager.getRegistry();
+			infos.addAll(registry.snapshot());
+			held += registry.heldCount();
+			waiting += registry.waitingCount();
+			basePath = manager.getBasePath();
 		}
-		LockRegistry registry = manager.getRegistry();
-		List<LockDescriptor> locks = registry.snapshot().stream().map(LockDescriptor::of).sorted(ORDER).toList();
-		return new LocksDescriptor(manager.getBasePath(), registry.heldCount(), registry.waitingCount(), locks);
+		if (asyncManager != null) {
+			infos.addAll(asyncManager.snapshot());
+			held += asyncManager.count(LockState.HELD);
+			waiting += asyncManager.count(LockState.WAITING);
+			basePath = (basePath != null) ? basePath : asyncManager.getBasePath();
+		}
+		List<LockDescriptor> locks = infos.stream().map(LockDescriptor::of).sorted(ORDER).toList();
+		return new LocksDescriptor(basePath, held, waiting, locks);
 	}
 
 	/**
@@ -76,8 +110,9 @@ public class LocksEndpoint {
 	 * The locks of this process.
 	 *
 	 * @param basePath the path under which lock nodes live
-	 * @param held the number of locks held
-	 * @param waiting the number of locks awaited
+	 * @param held the number of locks held, synchronously or asynchronously
+	 * @param waiting the number of locks awaited (for asynchronous locks, the
+	 * number of pending acquisitions)
 	 * @param locks each lock held or awaited, per key
 	 */
 	public record LocksDescriptor(String basePath, int held, int waiting, List<LockDescriptor> locks) {
@@ -91,8 +126,9 @@ public class LocksEndpoint {
 	 * @param key the key, {@code null} for a lock without keys
 	 * @param path the ZooKeeper path of the lock
 	 * @param mode the mode
-	 * @param thread the name of the thread
-	 * @param threadId the id of the thread
+	 * @param thread the name of the thread, {@code async} for a lock of an
+	 * asynchronous method, which belongs to no thread
+	 * @param threadId the id of the thread, 0 for an asynchronous lock
 	 * @param since when the thread started waiting, or acquired the lock
 	 * @param fencingToken the fencing token (creation zxid of the holder's node),
 	 * {@code null} while waiting

@@ -83,7 +83,8 @@ final class AsyncLockInvoker {
 			request = operation.createRequest(args, target);
 			checkNotNested(operation, request, LockContext.find().orElse(null));
 			manager = lockManager();
-			pending = manager.acquire(request);
+			AsyncLockManager acquiring = manager;
+			pending = DistributedLockInterceptor.whileAcquiring(operation, () -> acquiring.acquire(request));
 		}
 		catch (RuntimeException ex) {
 			result.completeExceptionally(ex);

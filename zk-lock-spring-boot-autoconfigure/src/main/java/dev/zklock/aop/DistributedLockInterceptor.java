@@ -198,10 +198,17 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 	}
 
 	private LockHandle acquire(LockOperation operation, LockRequest request) {
+		return whileAcquiring(operation, () -> this.lockManager.get().acquire(request));
+	}
+
+	/**
+	 * Run an acquisition with the operation as {@link #currentOperation()}.
+	 */
+	static <T> T whileAcquiring(LockOperation operation, Supplier<T> acquisition) {
 		LockOperation outer = acquiring.get();
 		acquiring.set(operation);
 		try {
-			return this.lockManager.get().acquire(request);
+			return acquisition.get();
 		}
 		finally {
 			if (outer != null) {

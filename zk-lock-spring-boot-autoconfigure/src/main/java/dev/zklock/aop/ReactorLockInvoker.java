@@ -46,7 +46,8 @@ final class ReactorLockInvoker {
 				return Flux.usingWhen(acquire(invoker, operation, request),
 						(resource) -> Flux.from(body(invoker, invocation, operation, request, resource, true)),
 						(resource) -> complete(invoker, operation, resource), (resource, ex) -> release(resource),
-						ReactorLockInvoker::release);
+						ReactorLockInvoker::release)
+					.onErrorMap(ReactorLockInvoker::isWrappedLoss, Throwable::getCause);
 			});
 		}
 		return Mono.deferContextual((context) -> {
@@ -54,8 +55,15 @@ final class ReactorLockInvoker {
 			return Mono.usingWhen(acquire(invoker, operation, request),
 					(resource) -> Mono.from(body(invoker, invocation, operation, request, resource, false)),
 					(resource) -> complete(invoker, operation, resource), (resource, ex) -> release(resource),
-					ReactorLockInvoker::release);
+					ReactorLockInvoker::release)
+				.onErrorMap(ReactorLockInvoker::isWrappedLoss, Throwable::getCause);
 		});
+	}
+
+	// usingWhen wraps what the completion step signals ("Async resource cleanup
+	// failed"): the caller gets the LockLostException itself
+	private static boolean isWrappedLoss(Throwable ex) {
+		return ex.getClass() == RuntimeException.class && ex.getCause() instanceof LockLostException;
 	}
 
 	private static LockRequest prepare(AsyncLockInvoker invoker, LockOperation operation, Object[] args,
@@ -73,7 +81,8 @@ final class ReactorLockInvoker {
 	private static Mono<Object> acquire(AsyncLockInvoker invoker, LockOperation operation, LockRequest request) {
 		return Mono.create((sink) -> {
 			AtomicInteger state = new AtomicInteger(PENDING);
-			CompletableFuture<AsyncLockHandle> pending = invoker.lockManager().acquire(request);
+			CompletableFuture<AsyncLockHandle> pending = DistributedLockInterceptor.whileAcquiring(operation,
+					() -> invoker.lockManager().acquire(request));
 			sink.onCancel(() -> {
 				if (state.compareAndSet(PENDING, CANCELLED)) {
 					pending.cancel(false);

@@ -75,12 +75,14 @@ public final class DistributedLockAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	AsyncLockManager zkAsyncLockManager(CuratorFramework client, ZkLockProperties properties, Environment environment,
-			ObjectProvider<LockOwnerData> ownerData, ObjectProvider<LockLossListener> lossListeners) {
+			ObjectProvider<LockOwnerData> ownerData, ObjectProvider<LockLossListener> lossListeners,
+			ApplicationEventPublisher eventPublisher) {
 		AsyncLockManager manager = new AsyncLockManager(client, properties.getBasePath(),
 				properties.getDefaultTimeout());
 		manager.setOwnerData(properties.isOwnerData()
 				? ownerData.getIfAvailable(() -> LockOwnerData.json(environment.getProperty("spring.application.name")))
 				: LockOwnerData.none());
+		manager.addLockLossListener(new LockLostEventPublisher(manager, eventPublisher));
 		lossListeners.orderedStream().forEach(manager::addLockLossListener);
 		return manager;
 	}

@@ -8,13 +8,15 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import dev.zklock.core.AsyncLockManager;
 import dev.zklock.core.InstrumentedLockManager;
 import dev.zklock.core.LockInstrumentation;
 import dev.zklock.core.LockManager;
 
 /**
  * Decorates the application's {@link LockManager} with every
- * {@link LockInstrumentation} bean. Imported by the metrics and observation
+ * {@link LockInstrumentation} bean, and hands the same beans to its
+ * {@link AsyncLockManager}. Imported by the metrics and observation
  * auto-configurations.
  */
 @Configuration(proxyBeanMethods = false)
@@ -28,7 +30,8 @@ final class LockInstrumentationConfiguration {
 	}
 
 	/**
-	 * Wraps each {@link LockManager} bean in an {@link InstrumentedLockManager}.
+	 * Wraps each {@link LockManager} bean in an {@link InstrumentedLockManager}, and
+	 * sets the instrumentations of each {@link AsyncLockManager} bean.
 	 */
 	static final class LockInstrumentationPostProcessor implements BeanPostProcessor {
 
@@ -45,6 +48,9 @@ final class LockInstrumentationConfiguration {
 				if (!instrumentations.isEmpty()) {
 					return new InstrumentedLockManager(manager, instrumentations);
 				}
+			}
+			if (bean instanceof AsyncLockManager asyncManager) {
+				asyncManager.setInstrumentations(this.instrumentations.orderedStream().toList());
 			}
 			return bean;
 		}

@@ -6,18 +6,18 @@ import dev.zklock.LockLossReason;
 import dev.zklock.LockLostEvent;
 import dev.zklock.core.LockInfo;
 import dev.zklock.core.LockLossListener;
-import dev.zklock.core.LockManager;
 
 /**
- * Publishes a {@link LockLostEvent} for every lock the manager loses.
+ * Publishes a {@link LockLostEvent} for every lock a manager loses, synchronous or
+ * asynchronous.
  */
 final class LockLostEventPublisher implements LockLossListener {
 
-	private final LockManager source;
+	private final Object source;
 
 	private final ApplicationEventPublisher publisher;
 
-	LockLostEventPublisher(LockManager source, ApplicationEventPublisher publisher) {
+	LockLostEventPublisher(Object source, ApplicationEventPublisher publisher) {
 		this.source = source;
 		this.publisher = publisher;
 	}

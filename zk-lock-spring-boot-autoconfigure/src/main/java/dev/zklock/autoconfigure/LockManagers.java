@@ -5,14 +5,15 @@ import java.util.function.Supplier;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.util.function.SingletonSupplier;
 
+import dev.zklock.core.AsyncLockManager;
 import dev.zklock.core.CuratorLockManager;
 import dev.zklock.core.InstrumentedLockManager;
 import dev.zklock.core.LockManager;
 import dev.zklock.core.LockRegistry;
 
 /**
- * Finds the {@link CuratorLockManager} behind the application's lock manager, on
- * first use, for the beans that read its registry.
+ * Finds the {@link CuratorLockManager} behind the application's lock manager, and
+ * its {@link AsyncLockManager}, on first use, for the beans that read their state.
  */
 final class LockManagers {
 
@@ -24,6 +25,10 @@ final class LockManagers {
 			LockManager manager = InstrumentedLockManager.unwrap(lockManager.getIfUnique());
 			return (manager instanceof CuratorLockManager curator) ? curator : null;
 		});
+	}
+
+	static Supplier<AsyncLockManager> async(ObjectProvider<AsyncLockManager> asyncLockManager) {
+		return SingletonSupplier.of(asyncLockManager::getIfUnique);
 	}
 
 	static Supplier<LockRegistry> registry(ObjectProvider<LockManager> lockManager) {

@@ -14,6 +14,7 @@ import org.springframework.context.annotation.Bean;
 
 import dev.zklock.actuate.LockQueueReader;
 import dev.zklock.actuate.LocksEndpoint;
+import dev.zklock.core.AsyncLockManager;
 import dev.zklock.core.LockManager;
 
 /**
@@ -30,8 +31,10 @@ public final class LocksEndpointAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnAvailableEndpoint
-	LocksEndpoint locksEndpoint(ObjectProvider<LockManager> lockManager, CuratorFramework client) {
-		return new LocksEndpoint(LockManagers.curator(lockManager), new LockQueueReader(client));
+	LocksEndpoint locksEndpoint(ObjectProvider<LockManager> lockManager,
+			ObjectProvider<AsyncLockManager> asyncLockManager, CuratorFramework client) {
+		return new LocksEndpoint(LockManagers.curator(lockManager), LockManagers.async(asyncLockManager),
+				new LockQueueReader(client));
 	}
 
 }

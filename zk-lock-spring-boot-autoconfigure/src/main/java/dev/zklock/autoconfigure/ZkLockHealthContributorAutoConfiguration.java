@@ -11,6 +11,7 @@ import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEn
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 
+import dev.zklock.core.AsyncLockManager;
 import dev.zklock.core.LockManager;
 import dev.zklock.health.ZkLockHealthIndicator;
 
@@ -27,8 +28,10 @@ public final class ZkLockHealthContributorAutoConfiguration {
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean(name = "zkLockHealthIndicator")
 	@ConditionalOnEnabledHealthIndicator("zklock")
-	ZkLockHealthIndicator zkLockHealthIndicator(CuratorFramework client, ObjectProvider<LockManager> lockManager) {
-		return new ZkLockHealthIndicator(client, LockManagers.registry(lockManager));
+	ZkLockHealthIndicator zkLockHealthIndicator(CuratorFramework client, ObjectProvider<LockManager> lockManager,
+			ObjectProvider<AsyncLockManager> asyncLockManager) {
+		return new ZkLockHealthIndicator(client, LockManagers.registry(lockManager),
+				LockManagers.async(asyncLockManager));
 	}
 
 }

@@ -26,11 +26,14 @@ public final class AsyncLockHandle implements LockContext {
 
 	private final boolean acquired;
 
+	private final Instrumentations.Acquisition instrumentation;
+
 	private volatile boolean released;
 
 	AsyncLockHandle(AsyncLockManager manager, String name, List<String> keys, List<AsyncHold> holds,
-			boolean acquired) {
+			boolean acquired, Instrumentations.Acquisition instrumentation) {
 		this.manager = manager;
+		this.instrumentation = instrumentation;
 		this.name = name;
 		this.keys = keys;
 		this.holds = holds;
@@ -162,6 +165,10 @@ public final class AsyncLockHandle implements LockContext {
 
 	List<AsyncHold> holds() {
 		return this.holds;
+	}
+
+	Instrumentations.Acquisition instrumentation() {
+		return this.instrumentation;
 	}
 
 	private AsyncHold hold(String key) {

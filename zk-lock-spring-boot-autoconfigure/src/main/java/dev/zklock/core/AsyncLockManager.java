@@ -1,6 +1,7 @@
 package dev.zklock.core;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -50,6 +51,12 @@ import dev.zklock.annotation.LockMode;
  * thread. Connection problems move held locks to {@link LockState#IN_DOUBT} and
  * {@link LockState#LOST} like the synchronous ones; {@link AsyncLockHandle#isHeld()}
  * tells.
+ * <p>
+ * {@link LockInstrumentation}s set with {@link #setInstrumentations} see every
+ * acquisition through {@link LockInstrumentation#startAsync}: its outcome
+ * (a cancelled acquisition is reported as failed with a
+ * {@link java.util.concurrent.CancellationException}) and the release of each lock
+ * acquired.
  */
 public class AsyncLockManager implements AutoCloseable {
 
@@ -71,11 +78,15 @@ public class AsyncLockManager implements AutoCloseable {
 
 	private final Set<AsyncHold> held = ConcurrentHashMap.newKeySet();
 
+	private final Set<Acquisition> waiting = ConcurrentHashMap.newKeySet();
+
 	private final List<LockLossListener> lossListeners = new CopyOnWriteArrayList<>();
 
 	private final ConnectionStateListener connectionListener = (client, state) -> connectionChanged(state);
 
 	private volatile LockOwnerData ownerData = LockOwnerData.json(null);
+
+	private volatile Instrumentations instrumentations = Instrumentations.NONE;
 
 	/**
 	 * Create a new manager that delivers results on an executor of its own (a
@@ -139,6 +150,18 @@ public class AsyncLockManager implements AutoCloseable {
 	}
 
 	/**
+	 * Set the instrumentations told about every acquisition and release, in order
+	 * on acquisition and in reverse order on release. A failing instrumentation is
+	 * logged and never breaks the lock or the caller's work.
+	 * @param instrumentations the instrumentations, replacing those set before
+	 */
+	public void setInstrumentations(List<? extends LockInstrumentation> instrumentations) {
+		Objects.requireNonNull(instrumentations, "instrumentations must not be null");
+		this.instrumentations = instrumentations.isEmpty() ? Instrumentations.NONE
+				: new Instrumentations(instrumentations);
+	}
+
+	/**
 	 * Add a listener told about every lost asynchronous lock. Its
 	 * {@link LockInfo#threadName()} is {@code async}: the lock belongs to no thread.
 	 * @param listener the listener
@@ -156,15 +179,49 @@ public class AsyncLockManager implements AutoCloseable {
 	}
 
 	/**
-	 * The locks held asynchronously right now, one per key.
-	 * @return the locks
+	 * The path under which lock nodes are created.
+	 * @return the base path
+	 */
+	public String getBasePath() {
+		return this.basePath;
+	}
+
+	/**
+	 * The locks held asynchronously right now, one per key, and the key each
+	 * pending acquisition waits for ({@link LockState#WAITING}).
+	 * @return the locks, in no particular order
 	 */
 	public List<LockInfo> snapshot() {
 		List<LockInfo> result = new ArrayList<>();
 		for (AsyncHold hold : this.held) {
 			result.add(hold.toInfo());
 		}
+		for (Acquisition acquisition : this.waiting) {
+			LockInfo info = acquisition.toWaitingInfo();
+			if (info != null) {
+				result.add(info);
+			}
+		}
 		return result;
+	}
+
+	/**
+	 * Number of keys held asynchronously in the given state, or of acquisitions
+	 * pending for {@link LockState#WAITING}. Cheap enough for health checks.
+	 * @param state the state
+	 * @return the count
+	 */
+	public int count(LockState state) {
+		if (state == LockState.WAITING) {
+			return this.waiting.size();
+		}
+		int count = 0;
+		for (AsyncHold hold : this.held) {
+			if (hold.state() == state) {
+				count++;
+			}
+		}
+		return count;
 	}
 
 	/**
@@ -179,28 +236,38 @@ public class AsyncLockManager implements AutoCloseable {
 	 */
 	public CompletableFuture<AsyncLockHandle> acquire(LockRequest request) {
 		Objects.requireNonNull(request, "request must not be null");
+		Instrumentations.Acquisition instrumentation = this.instrumentations.start(request, true);
 		if (request.mode() != LockMode.MUTEX) {
-			return CompletableFuture.failedFuture(new LockException("Lock '" + request.name() + "' is requested in "
+			return failed(instrumentation, new LockException("Lock '" + request.name() + "' is requested in "
 					+ request.mode() + " mode, but asynchronous locks support MUTEX only; use mode = MUTEX, or lock "
 					+ "a synchronous method"));
 		}
 		CuratorFrameworkState state = this.client.getState();
 		if (state != CuratorFrameworkState.STARTED) {
-			return CompletableFuture.failedFuture(new LockException("Cannot acquire lock '" + request.name()
+			return failed(instrumentation, new LockException("Cannot acquire lock '" + request.name()
 					+ "': the Curator client is " + state + ", not STARTED; start it before taking locks"));
 		}
-		Acquisition acquisition = new Acquisition(request);
+		Acquisition acquisition = new Acquisition(request, instrumentation);
+		this.waiting.add(acquisition);
 		try {
 			this.executor.execute(acquisition::start);
 		}
 		catch (RejectedExecutionException ex) {
-			return CompletableFuture.failedFuture(new LockException("Cannot acquire lock '" + request.name()
+			this.waiting.remove(acquisition);
+			return failed(instrumentation, new LockException("Cannot acquire lock '" + request.name()
 					+ "': the asynchronous lock manager is closed", ex));
 		}
 		return acquisition.result;
 	}
 
+	private static CompletableFuture<AsyncLockHandle> failed(Instrumentations.Acquisition instrumentation,
+			LockException failure) {
+		instrumentation.failed(failure);
+		return CompletableFuture.failedFuture(failure);
+	}
+
 	CompletableFuture<Void> release(AsyncLockHandle handle) {
+		handle.instrumentation().released();
 		List<AsyncHold> holds = new ArrayList<>(handle.holds());
 		Collections.reverse(holds);
 		List<CompletableFuture<Void>> releases = new ArrayList<>(holds.size());
@@ -345,6 +412,10 @@ public class AsyncLockManager implements AutoCloseable {
 
 		private final LockRequest request;
 
+		private final Instrumentations.Acquisition instrumentation;
+
+		private final Instant since = Instant.now();
+
 		private final List<String> keys;
 
 		private final List<String> lockKeys;
@@ -361,8 +432,9 @@ public class AsyncLockManager implements AutoCloseable {
 
 		private boolean finished;
 
-		Acquisition(LockRequest request) {
+		Acquisition(LockRequest request, Instrumentations.Acquisition instrumentation) {
 			this.request = request;
+			this.instrumentation = instrumentation;
 			this.keys = List.copyOf(new TreeSet<>(request.keys()));
 			this.lockKeys = this.keys.isEmpty() ? Collections.singletonList(null) : this.keys;
 			this.timeout = (request.timeout() != null) ? request.timeout() : AsyncLockManager.this.defaultTimeout;
@@ -373,6 +445,7 @@ public class AsyncLockManager implements AutoCloseable {
 				if (this.result.isCancelled()) {
 					logger.debug("Acquisition of lock '{}' cancelled", this.request.name());
 					abandon(false);
+					this.instrumentation.failed(ex);
 				}
 			});
 			if (!this.timeout.isZero()) {
@@ -389,6 +462,24 @@ public class AsyncLockManager implements AutoCloseable {
 			next();
 		}
 
+		/**
+		 * The key this acquisition waits for, or {@code null} once it is finished.
+		 */
+		synchronized LockInfo toWaitingInfo() {
+			if (this.finished) {
+				return null;
+			}
+			String key = this.lockKeys.get(Math.min(this.taken.size(), this.lockKeys.size() - 1));
+			return new LockInfo(this.request.name(), key, pathFor(this.request.name(), key), LockMode.MUTEX, "async",
+					0, this.since, LockState.WAITING, 0);
+		}
+
+		private void finish() {
+			this.finished = true;
+			cancelTimer();
+			AsyncLockManager.this.waiting.remove(this);
+		}
+
 		private void next() {
 			AsyncMutex mutex;
 			String key;
@@ -399,10 +490,9 @@ public class AsyncLockManager implements AutoCloseable {
 				}
 				int index = this.taken.size();
 				if (index == this.lockKeys.size()) {
-					this.finished = true;
-					cancelTimer();
+					finish();
 					handle = new AsyncLockHandle(AsyncLockManager.this, this.request.name(), this.keys,
-							List.copyOf(this.taken), true);
+							List.copyOf(this.taken), true, this.instrumentation);
 					mutex = null;
 					key = null;
 				}
@@ -416,6 +506,8 @@ public class AsyncLockManager implements AutoCloseable {
 			if (handle != null) {
 				AsyncLockHandle acquired = handle;
 				deliver(() -> {
+					// reported before the caller can release it
+					this.instrumentation.acquired(acquired);
 					if (!this.result.complete(acquired)) {
 						acquired.release();
 					}
@@ -461,8 +553,7 @@ public class AsyncLockManager implements AutoCloseable {
 				if (this.finished) {
 					return;
 				}
-				this.finished = true;
-				cancelTimer();
+				finish();
 				mutex = this.current;
 				toRelease = new ArrayList<>(this.taken);
 			}
@@ -473,8 +564,11 @@ public class AsyncLockManager implements AutoCloseable {
 			if (timedOut) {
 				logger.debug("Asynchronous lock '{}' not acquired within {}", this.request.name(), this.timeout);
 				AsyncLockHandle notAcquired = new AsyncLockHandle(AsyncLockManager.this, this.request.name(),
-						this.keys, List.of(), false);
-				deliver(() -> this.result.complete(notAcquired));
+						this.keys, List.of(), false, this.instrumentation);
+				deliver(() -> {
+					this.instrumentation.notAcquired();
+					this.result.complete(notAcquired);
+				});
 			}
 		}
 
@@ -484,8 +578,7 @@ public class AsyncLockManager implements AutoCloseable {
 				if (this.finished) {
 					return;
 				}
-				this.finished = true;
-				cancelTimer();
+				finish();
 				toRelease = new ArrayList<>(this.taken);
 			}
 			releaseAll(toRelease);
@@ -494,7 +587,10 @@ public class AsyncLockManager implements AutoCloseable {
 					: new LockException("Could not acquire lock '" + this.request.name() + "' key '"
 							+ KeyEncoder.abbreviate(key) + "' asynchronously at " + pathFor(this.request.name(), key)
 							+ ": " + cause + "; check the ZooKeeper connection (zk-lock.connect-string)", cause);
-			deliver(() -> this.result.completeExceptionally(failure));
+			deliver(() -> {
+				this.instrumentation.failed(failure);
+				this.result.completeExceptionally(failure);
+			});
 		}
 
 		private void releaseAll(List<AsyncHold> holds) {

@@ -3,7 +3,6 @@ package dev.zklock.core;
 import java.util.List;
 
 import dev.zklock.LockHandle;
-import dev.zklock.LockRequest;
 import dev.zklock.annotation.LockMode;
 
 /**
@@ -15,20 +14,11 @@ final class InstrumentedLockHandle implements LockHandle {
 
 	private final LockHandle delegate;
 
-	private final InstrumentedLockManager manager;
+	private final Instrumentations.Acquisition acquisition;
 
-	private final LockRequest request;
-
-	private final LockInstrumentation.Acquisition[] acquisitions;
-
-	private boolean released;
-
-	InstrumentedLockHandle(LockHandle delegate, InstrumentedLockManager manager, LockRequest request,
-			LockInstrumentation.Acquisition[] acquisitions) {
+	InstrumentedLockHandle(LockHandle delegate, Instrumentations.Acquisition acquisition) {
 		this.delegate = delegate;
-		this.manager = manager;
-		this.request = request;
-		this.acquisitions = acquisitions;
+		this.acquisition = acquisition;
 	}
 
 	@Override
@@ -88,9 +78,8 @@ final class InstrumentedLockHandle implements LockHandle {
 		}
 		finally {
 			// A close refused by the handle (wrong thread) leaves the lock held
-			if (!this.released && !this.delegate.isAcquired()) {
-				this.released = true;
-				this.manager.released(this.request, this.acquisitions);
+			if (!this.delegate.isAcquired()) {
+				this.acquisition.released();
 			}
 		}
 	}

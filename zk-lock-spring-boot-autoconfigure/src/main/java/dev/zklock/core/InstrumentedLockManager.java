@@ -2,10 +2,6 @@ package dev.zklock.core;
 
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicBoolean;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
@@ -18,13 +14,9 @@ import dev.zklock.LockRequest;
  */
 public final class InstrumentedLockManager implements LockManager {
 
-	private static final Logger logger = LoggerFactory.getLogger(InstrumentedLockManager.class);
-
 	private final LockManager delegate;
 
-	private final LockInstrumentation[] instrumentations;
-
-	private final AtomicBoolean failureLogged = new AtomicBoolean();
+	private final Instrumentations instrumentations;
 
 	/**
 	 * Create a new instrumented manager.
@@ -34,7 +26,7 @@ public final class InstrumentedLockManager implements LockManager {
 	 */
 	public InstrumentedLockManager(LockManager delegate, List<? extends LockInstrumentation> instrumentations) {
 		this.delegate = Objects.requireNonNull(delegate, "delegate must not be null");
-		this.instrumentations = instrumentations.toArray(new LockInstrumentation[0]);
+		this.instrumentations = new Instrumentations(instrumentations);
 	}
 
 	/**
@@ -60,91 +52,26 @@ public final class InstrumentedLockManager implements LockManager {
 
 	@Override
 	public LockHandle acquire(LockRequest request) {
-		LockInstrumentation.Acquisition[] acquisitions = start(request);
+		Instrumentations.Acquisition acquisition = this.instrumentations.start(request, false);
 		LockHandle handle;
 		try {
 			handle = this.delegate.acquire(request);
 		}
 		catch (RuntimeException | Error ex) {
-			for (LockInstrumentation.Acquisition acquisition : acquisitions) {
-				try {
-					acquisition.failed(ex);
-				}
-				catch (RuntimeException failure) {
-					instrumentationFailed(request, failure);
-				}
-			}
+			acquisition.failed(ex);
 			throw ex;
 		}
 		if (!handle.isAcquired()) {
-			for (LockInstrumentation.Acquisition acquisition : acquisitions) {
-				try {
-					acquisition.notAcquired();
-				}
-				catch (RuntimeException failure) {
-					instrumentationFailed(request, failure);
-				}
-			}
+			acquisition.notAcquired();
 			return handle;
 		}
-		for (LockInstrumentation.Acquisition acquisition : acquisitions) {
-			try {
-				acquisition.acquired(handle);
-			}
-			catch (RuntimeException failure) {
-				instrumentationFailed(request, failure);
-			}
-		}
-		return new InstrumentedLockHandle(handle, this, request, acquisitions);
-	}
-
-	private LockInstrumentation.Acquisition[] start(LockRequest request) {
-		LockInstrumentation.Acquisition[] acquisitions = new LockInstrumentation.Acquisition[this.instrumentations.length];
-		for (int i = 0; i < acquisitions.length; i++) {
-			LockInstrumentation.Acquisition acquisition = null;
-			try {
-				acquisition = this.instrumentations[i].start(request);
-			}
-			catch (RuntimeException failure) {
-				instrumentationFailed(request, failure);
-			}
-			acquisitions[i] = (acquisition != null) ? acquisition : NoOpAcquisition.INSTANCE;
-		}
-		return acquisitions;
-	}
-
-	void released(LockRequest request, LockInstrumentation.Acquisition[] acquisitions) {
-		for (int i = acquisitions.length - 1; i >= 0; i--) {
-			try {
-				acquisitions[i].released();
-			}
-			catch (RuntimeException failure) {
-				instrumentationFailed(request, failure);
-			}
-		}
-	}
-
-	// The first failure is logged with its stack trace, later ones only at debug level
-	private void instrumentationFailed(LockRequest request, RuntimeException failure) {
-		if (this.failureLogged.compareAndSet(false, true)) {
-			logger.warn("Lock instrumentation failed for lock '{}'; the lock works, but its metrics or "
-					+ "observations may be incomplete. Later failures are logged at debug level", request.name(),
-					failure);
-		}
-		else {
-			logger.debug("Lock instrumentation failed for lock '{}'", request.name(), failure);
-		}
+		acquisition.acquired(handle);
+		return new InstrumentedLockHandle(handle, acquisition);
 	}
 
 	@Override
 	public String toString() {
 		return "InstrumentedLockManager[" + this.delegate + "]";
-	}
-
-	private static final class NoOpAcquisition implements LockInstrumentation.Acquisition {
-
-		static final NoOpAcquisition INSTANCE = new NoOpAcquisition();
-
 	}
 
 }

@@ -1,12 +1,14 @@
 package dev.zklock.core;
 
-import dev.zklock.LockHandle;
+import dev.zklock.LockContext;
 import dev.zklock.LockRequest;
 
 /**
- * Observes the acquisitions made through an {@link InstrumentedLockManager}, for
- * metrics and tracing. Every callback runs on the thread that acquires, and later
- * releases, the lock. Implementations must be fast; an exception they throw is
+ * Observes the acquisitions made through an {@link InstrumentedLockManager} and an
+ * {@link AsyncLockManager}, for metrics and tracing. For a synchronous lock
+ * ({@link #start}) every callback runs on the thread that acquires, and later
+ * releases, the lock; for an asynchronous one ({@link #startAsync}) the callbacks
+ * may run on any thread. Implementations must be fast; an exception they throw is
  * logged and never reaches the caller.
  */
 public interface LockInstrumentation {
@@ -19,6 +21,19 @@ public interface LockInstrumentation {
 	Acquisition start(LockRequest request);
 
 	/**
+	 * An asynchronous acquisition is about to start on the calling thread. Its
+	 * outcome and its release are reported on whatever thread completes them, and
+	 * the guarded work runs on other threads again, so an implementation must not
+	 * tie state to the calling thread (no thread-local scope opened here and closed
+	 * on release). Delegates to {@link #start} by default.
+	 * @param request what is asked for
+	 * @return the callbacks for this acquisition, never {@code null}
+	 */
+	default Acquisition startAsync(LockRequest request) {
+		return start(request);
+	}
+
+	/**
 	 * The outcome of one acquisition: exactly one of {@link #acquired},
 	 * {@link #notAcquired} and {@link #failed} is called, and {@link #released}
 	 * follows {@link #acquired} once the handle is closed.
@@ -27,9 +42,10 @@ public interface LockInstrumentation {
 
 		/**
 		 * The lock was acquired.
-		 * @param handle the handle the caller gets
+		 * @param lock the lock the caller gets: a {@link dev.zklock.LockHandle}, or an
+		 * {@link AsyncLockHandle} for an asynchronous acquisition
 		 */
-		default void acquired(LockHandle handle) {
+		default void acquired(LockContext lock) {
 		}
 
 		/**
@@ -40,15 +56,16 @@ public interface LockInstrumentation {
 
 		/**
 		 * The acquisition failed: ZooKeeper failed, or the thread was interrupted
-		 * (its interrupt flag is set then).
-		 * @param failure what the manager threw
+		 * (its interrupt flag is set then), or an asynchronous acquisition was
+		 * cancelled (a {@link java.util.concurrent.CancellationException}).
+		 * @param failure what the manager threw or completed the acquisition with
 		 */
 		default void failed(Throwable failure) {
 		}
 
 		/**
-		 * The handle was closed and the lock is no longer held, whether or not
-		 * ZooKeeper confirmed the release.
+		 * The handle was closed (or an asynchronous handle released) and the lock is
+		 * no longer held, whether or not ZooKeeper confirmed the release.
 		 */
 		default void released() {
 		}

@@ -12,6 +12,7 @@ import org.apache.curator.framework.state.ConnectionStateListener;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
+import dev.zklock.core.AsyncLockManager;
 import dev.zklock.core.LockRegistry;
 import dev.zklock.core.LockState;
 
@@ -21,7 +22,8 @@ import dev.zklock.core.LockState;
  * DOWN when it is lost, not yet established, or the client is closed. Details
  * give the connect string, the connection state, the session id in hex, the
  * negotiated session timeout and the number of locks this process holds, holds
- * in doubt (while the connection is suspended) and awaits.
+ * in doubt (while the connection is suspended) and awaits, synchronous and
+ * asynchronous ones together.
  * <p>
  * Reads local state only, never waiting for ZooKeeper. The connection state comes
  * from Curator's connection state events, which the indicator listens to from
@@ -43,6 +45,8 @@ public class ZkLockHealthIndicator implements HealthIndicator, ConnectionStateLi
 
 	private final Supplier<LockRegistry> registry;
 
+	private final Supplier<AsyncLockManager> asyncLockManager;
+
 	private volatile ConnectionState lastState;
 
 	private volatile SessionId sessionId = new SessionId(-1, 0);
@@ -54,8 +58,23 @@ public class ZkLockHealthIndicator implements HealthIndicator, ConnectionStateLi
 	 * {@code null} when there is none
 	 */
 	public ZkLockHealthIndicator(CuratorFramework client, Supplier<LockRegistry> registry) {
+		this(client, registry, () -> null);
+	}
+
+	/**
+	 * Create a new indicator that counts asynchronous locks too, and start listening
+	 * to the client's connection.
+	 * @param client the client
+	 * @param registry supplies the registry of this process's locks, or
+	 * {@code null} when there is none
+	 * @param asyncLockManager supplies the asynchronous lock manager, or
+	 * {@code null} when there is none
+	 */
+	public ZkLockHealthIndicator(CuratorFramework client, Supplier<LockRegistry> registry,
+			Supplier<AsyncLockManager> asyncLockManager) {
 		this.client = Objects.requireNonNull(client, "client must not be null");
 		this.registry = Objects.requireNonNull(registry, "registry must not be null");
+		this.asyncLockManager = Objects.requireNonNull(asyncLockManager, "asyncLockManager must not be null");
 		client.getConnectionStateListenable().addListener(this);
 	}
 
@@ -102,12 +121,17 @@ public class ZkLockHealthIndicator implements HealthIndicator, ConnectionStateLi
 			builder.withDetail("sessionTimeoutMillis", zookeeper.getLastNegotiatedSessionTimeoutMs());
 		}
 		LockRegistry locks = this.registry.get();
-		if (locks != null) {
-			builder.withDetail("locksHeld", locks.heldCount());
-			builder.withDetail("locksInDoubt", locks.count(LockState.IN_DOUBT));
-			builder.withDetail("locksWaiting", locks.waitingCount());
+		AsyncLockManager asyncLocks = this.asyncLockManager.get();
+		if (locks != null || asyncLocks != null) {
+			builder.withDetail("locksHeld", count(locks, asyncLocks, LockState.HELD));
+			builder.withDetail("locksInDoubt", count(locks, asyncLocks, LockState.IN_DOUBT));
+			builder.withDetail("locksWaiting", count(locks, asyncLocks, LockState.WAITING));
 		}
 		return builder.build();
+	}
+
+	private static int count(LockRegistry locks, AsyncLockManager asyncLocks, LockState state) {
+		return ((locks != null) ? locks.count(state) : 0) + ((asyncLocks != null) ? asyncLocks.count(state) : 0);
 	}
 
 	// Read once per ZooKeeper handle: asking Curator for the handle also takes a

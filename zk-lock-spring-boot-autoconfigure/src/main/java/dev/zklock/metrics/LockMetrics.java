@@ -14,7 +14,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
-import dev.zklock.LockHandle;
+import dev.zklock.LockContext;
 import dev.zklock.LockLossReason;
 import dev.zklock.LockRequest;
 import dev.zklock.annotation.LockMode;
@@ -29,7 +29,8 @@ import dev.zklock.core.LongHoldListener;
  * <ul>
  * <li>{@code zk.lock.acquire}: timer of the wait, tagged {@code name}, {@code mode}
  * and {@code outcome} ({@code acquired}, {@code timeout}, {@code skipped},
- * {@code error} or {@code interrupted});</li>
+ * {@code error} or {@code interrupted}; a cancelled asynchronous acquisition is
+ * {@code interrupted});</li>
  * <li>{@code zk.lock.held}: timer of the hold, tagged {@code name} and
  * {@code mode};</li>
  * <li>{@code zk.lock.active} and {@code zk.lock.waiting}: gauges of the locks held
@@ -40,6 +41,9 @@ import dev.zklock.core.LongHoldListener;
  * <li>{@code zk.lock.hold.warnings}: counter of the locks held longer than
  * {@code zk-lock.hold-warning}, tagged {@code name} and {@code mode}.</li>
  * </ul>
+ * Synchronous and asynchronous locks ({@link dev.zklock.core.AsyncLockManager})
+ * feed the same meters; for asynchronous ones {@code zk.lock.waiting} counts
+ * pending acquisitions rather than threads.
  */
 public class LockMetrics implements LockInstrumentation, LockLossListener, LongHoldListener {
 
@@ -95,7 +99,21 @@ public class LockMetrics implements LockInstrumentation, LockLossListener, LongH
 	@Override
 	public Acquisition start(LockRequest request) {
 		NameMeters meters = meters(request.name());
-		Acquisition acquisition = new MeteredAcquisition(meters, request.mode(), this.clock.monotonicTime());
+		Acquisition acquisition = new MeteredAcquisition(meters, request.mode(), this.clock.monotonicTime(), null);
+		meters.waiting.incrementAndGet();
+		return acquisition;
+	}
+
+	/**
+	 * Start metering an asynchronous acquisition. What a timeout leads to is read
+	 * now, on the calling thread, since the timeout is reported on another; a
+	 * cancelled acquisition counts as {@code interrupted}.
+	 */
+	@Override
+	public Acquisition startAsync(LockRequest request) {
+		NameMeters meters = meters(request.name());
+		Acquisition acquisition = new MeteredAcquisition(meters, request.mode(), this.clock.monotonicTime(),
+				LockOutcome.notAcquired(request.name()));
 		meters.waiting.incrementAndGet();
 		return acquisition;
 	}
@@ -209,16 +227,19 @@ public class LockMetrics implements LockInstrumentation, LockLossListener, LongH
 
 		private final long startNanos;
 
-		private long acquiredNanos;
+		private final LockOutcome asyncTimeoutOutcome;
 
-		MeteredAcquisition(NameMeters meters, LockMode mode, long startNanos) {
+		private volatile long acquiredNanos;
+
+		MeteredAcquisition(NameMeters meters, LockMode mode, long startNanos, LockOutcome asyncTimeoutOutcome) {
 			this.meters = meters;
 			this.mode = mode;
 			this.startNanos = startNanos;
+			this.asyncTimeoutOutcome = asyncTimeoutOutcome;
 		}
 
 		@Override
-		public void acquired(LockHandle handle) {
+		public void acquired(LockContext lock) {
 			this.acquiredNanos = LockMetrics.this.clock.monotonicTime();
 			this.meters.waiting.decrementAndGet();
 			this.meters.active.incrementAndGet();
@@ -228,13 +249,17 @@ public class LockMetrics implements LockInstrumentation, LockLossListener, LongH
 		@Override
 		public void notAcquired() {
 			this.meters.waiting.decrementAndGet();
-			record(LockOutcome.notAcquired(this.meters.name), LockMetrics.this.clock.monotonicTime());
+			LockOutcome outcome = (this.asyncTimeoutOutcome != null) ? this.asyncTimeoutOutcome
+					: LockOutcome.notAcquired(this.meters.name);
+			record(outcome, LockMetrics.this.clock.monotonicTime());
 		}
 
 		@Override
 		public void failed(Throwable failure) {
 			this.meters.waiting.decrementAndGet();
-			record(LockOutcome.failed(failure), LockMetrics.this.clock.monotonicTime());
+			LockOutcome outcome = (this.asyncTimeoutOutcome != null) ? LockOutcome.failedAsync(failure)
+					: LockOutcome.failed(failure);
+			record(outcome, LockMetrics.this.clock.monotonicTime());
 		}
 
 		@Override

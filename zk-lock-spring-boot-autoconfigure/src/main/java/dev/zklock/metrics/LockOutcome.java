@@ -1,6 +1,7 @@
 package dev.zklock.metrics;
 
 import java.util.Locale;
+import java.util.concurrent.CancellationException;
 
 import dev.zklock.annotation.OnTimeout;
 import dev.zklock.aop.DistributedLockInterceptor;
@@ -33,7 +34,8 @@ public enum LockOutcome {
 	ERROR,
 
 	/**
-	 * The thread was interrupted while waiting.
+	 * The thread was interrupted while waiting, or an asynchronous acquisition was
+	 * cancelled (its future cancelled, or its subscription disposed) while waiting.
 	 */
 	INTERRUPTED;
 
@@ -70,8 +72,19 @@ public enum LockOutcome {
 		if (Thread.currentThread().isInterrupted()) {
 			return INTERRUPTED;
 		}
+		return failedAsync(failure);
+	}
+
+	/**
+	 * The outcome of an asynchronous acquisition that failed, on whatever thread
+	 * reports it.
+	 * @param failure what the acquisition completed with
+	 * @return {@link #INTERRUPTED} when it was cancelled or interrupted, else
+	 * {@link #ERROR}
+	 */
+	static LockOutcome failedAsync(Throwable failure) {
 		for (Throwable current = failure; current != null; current = current.getCause()) {
-			if (current instanceof InterruptedException) {
+			if (current instanceof InterruptedException || current instanceof CancellationException) {
 				return INTERRUPTED;
 			}
 		}

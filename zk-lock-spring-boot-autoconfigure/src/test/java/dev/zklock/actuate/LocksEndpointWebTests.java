@@ -31,14 +31,18 @@ import org.springframework.boot.json.JsonParserFactory;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Import;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import dev.zklock.LockRequest;
 import dev.zklock.LockTemplate;
+import dev.zklock.annotation.DistributedLock;
+import dev.zklock.core.AsyncLockManager;
 import dev.zklock.core.CuratorLockManager;
 import dev.zklock.core.InstrumentedLockManager;
 import dev.zklock.core.LockManager;
+import dev.zklock.core.LockState;
 import dev.zklock.testsupport.OtherInstance;
 import dev.zklock.testsupport.StoppableZooKeeper;
 
@@ -75,6 +79,12 @@ class LocksEndpointWebTests {
 
 	@Autowired
 	private CuratorFramework client;
+
+	@Autowired
+	private Stock stock;
+
+	@Autowired
+	private AsyncLockManager asyncLockManager;
 
 	@DynamicPropertySource
 	static void zooKeeper(DynamicPropertyRegistry registry) {
@@ -169,6 +179,45 @@ class LocksEndpointWebTests {
 		assertThat(list(getJson("/actuator/locks", null).get("locks"))).isEmpty();
 	}
 
+	@Test
+	void showsAsyncHoldsAndWaitersWhileAFutureIsPending() throws Exception {
+		CompletableFuture<String> gate = new CompletableFuture<>();
+		CompletableFuture<String> holder = this.stock.reserve("7", gate);
+		assertThat(this.stock.entered().await(10, TimeUnit.SECONDS)).isTrue();
+		CompletableFuture<String> waiter = this.stock.reserve("7", CompletableFuture.completedFuture("second"));
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.asyncLockManager.count(LockState.WAITING) == 1);
+		try {
+			Map<String, Object> locks = getJson("/actuator/locks", "locks-async.json");
+			assertThat(locks).containsEntry("basePath", BASE_PATH).containsEntry("held", 1).containsEntry("waiting", 1);
+			List<Map<String, Object>> entries = list(locks.get("locks"));
+			assertThat(entries).hasSize(2);
+			assertThat(entries.get(0)).containsEntry("name", "stock")
+				.containsEntry("key", "7")
+				.containsEntry("path", BASE_PATH + "/stock/7")
+				.containsEntry("mode", "MUTEX")
+				.containsEntry("thread", "async")
+				.containsEntry("state", "HELD");
+			assertThat(entries.get(0).get("fencingToken")).isNotNull();
+			assertThat(entries.get(1)).containsEntry("name", "stock")
+				.containsEntry("key", "7")
+				.containsEntry("thread", "async")
+				.containsEntry("state", "WAITING");
+			assertThat(entries.get(1).get("fencingToken")).isNull();
+			Map<String, Object> health = getJson("/actuator/health/zkLock", "health-zklock-async.json");
+			assertThat(map(health.get("details"))).containsEntry("locksHeld", 1)
+				.containsEntry("locksInDoubt", 0)
+				.containsEntry("locksWaiting", 1);
+		}
+		finally {
+			gate.complete("first");
+		}
+		assertThat(holder.get(10, TimeUnit.SECONDS)).isEqualTo("first");
+		assertThat(waiter.get(10, TimeUnit.SECONDS)).isEqualTo("second");
+		await().atMost(Duration.ofSeconds(10)).until(() -> list(getJson("/actuator/locks", null).get("locks")).isEmpty());
+		assertThat(map(getJson("/actuator/health/zkLock", null).get("details"))).containsEntry("locksHeld", 0)
+			.containsEntry("locksWaiting", 0);
+	}
+
 	@ParameterizedTest
 	@ValueSource(strings = { "..", "%2E%2E", "%2e%2e", ".", "%2F", "%2Fzookeeper", "zookeeper", "a/b", "..%2F..",
 			"%2E%2E%2F%2E%2E%2Fzookeeper", "orders/..", "%00", "missing" })
@@ -229,7 +278,24 @@ class LocksEndpointWebTests {
 
 	@SpringBootConfiguration
 	@EnableAutoConfiguration
+	@Import(Stock.class)
 	static class InventoryApplication {
+
+	}
+
+	static class Stock {
+
+		private final CountDownLatch entered = new CountDownLatch(1);
+
+		public CountDownLatch entered() {
+			return this.entered;
+		}
+
+		@DistributedLock(name = "stock", key = "#item")
+		public CompletableFuture<String> reserve(String item, CompletableFuture<String> gate) {
+			this.entered.countDown();
+			return gate;
+		}
 
 	}
 

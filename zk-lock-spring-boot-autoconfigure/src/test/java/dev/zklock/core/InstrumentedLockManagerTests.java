@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
+import dev.zklock.LockContext;
 import dev.zklock.LockException;
 import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
@@ -71,7 +72,7 @@ class InstrumentedLockManagerTests extends AbstractZooKeeperTests {
 		LockInstrumentation brokenCallbacks = (request) -> new LockInstrumentation.Acquisition() {
 
 			@Override
-			public void acquired(LockHandle handle) {
+			public void acquired(LockContext lock) {
 				throw new IllegalStateException("broken acquired");
 			}
 
@@ -131,7 +132,7 @@ class InstrumentedLockManagerTests extends AbstractZooKeeperTests {
 			return new LockInstrumentation.Acquisition() {
 
 				@Override
-				public void acquired(LockHandle handle) {
+				public void acquired(LockContext lock) {
 					InstrumentedLockManagerTests.this.events.add(id + ":acquired");
 				}
 

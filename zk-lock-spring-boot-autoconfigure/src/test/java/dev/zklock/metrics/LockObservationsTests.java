@@ -132,9 +132,16 @@ class LockObservationsTests {
 
 		final List<Observation.Context> stopped = new CopyOnWriteArrayList<>();
 
+		final List<Observation.Context> scopesOpened = new CopyOnWriteArrayList<>();
+
 		@Override
 		public void onStart(Observation.Context context) {
 			this.started.add(context);
+		}
+
+		@Override
+		public void onScopeOpened(Observation.Context context) {
+			this.scopesOpened.add(context);
 		}
 
 		@Override
