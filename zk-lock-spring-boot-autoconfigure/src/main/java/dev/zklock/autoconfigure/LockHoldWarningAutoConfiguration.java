@@ -9,6 +9,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.util.function.SingletonSupplier;
 
+import dev.zklock.core.AsyncLockManager;
 import dev.zklock.core.LockManager;
 import dev.zklock.core.LongHoldListener;
 import dev.zklock.monitor.LockHoldMonitor;
@@ -26,10 +27,11 @@ public final class LockHoldWarningAutoConfiguration {
 
 	@Bean(initMethod = "start", destroyMethod = "close")
 	@ConditionalOnMissingBean
-	LockHoldMonitor zkLockHoldMonitor(ObjectProvider<LockManager> lockManager, ZkLockProperties properties,
+	LockHoldMonitor zkLockHoldMonitor(ObjectProvider<LockManager> lockManager,
+			ObjectProvider<AsyncLockManager> asyncLockManager, ZkLockProperties properties,
 			ObjectProvider<LongHoldListener> listeners) {
-		return new LockHoldMonitor(LockManagers.registry(lockManager), properties.getHoldWarning(),
-				SingletonSupplier.of(() -> listeners.orderedStream().toList()));
+		return new LockHoldMonitor(LockManagers.registry(lockManager), LockManagers.async(asyncLockManager),
+				properties.getHoldWarning(), SingletonSupplier.of(() -> listeners.orderedStream().toList()));
 	}
 
 }

@@ -11,7 +11,7 @@ import dev.zklock.annotation.LockMode;
  * and whether the connection still vouches for it. The state changes under the
  * hold's monitor.
  */
-final class AsyncHold {
+final class AsyncHold implements HeldKey {
 
 	private final String name;
 
@@ -41,7 +41,8 @@ final class AsyncHold {
 		return this.name;
 	}
 
-	String key() {
+	@Override
+	public String key() {
 		return this.key;
 	}
 
@@ -49,11 +50,28 @@ final class AsyncHold {
 		return this.node;
 	}
 
-	synchronized LockState state() {
+	@Override
+	public long fencingToken() {
+		return this.node.czxid();
+	}
+
+	@Override
+	public String nodePath() {
+		return this.node.path();
+	}
+
+	@Override
+	public String describeMode() {
+		return "asynchronous MUTEX";
+	}
+
+	@Override
+	public synchronized LockState state() {
 		return this.state;
 	}
 
-	synchronized LockLossReason lossReason() {
+	@Override
+	public synchronized LockLossReason lossReason() {
 		return this.lossReason;
 	}
 

@@ -1,5 +1,6 @@
 package dev.zklock.core;
 
+import dev.zklock.LockLossReason;
 import dev.zklock.annotation.LockMode;
 
 /**
@@ -11,6 +12,36 @@ import dev.zklock.annotation.LockMode;
  * @param entry the registry entry of the outermost acquisition of the slot and
  * mode, shared by re-entrant holds
  */
-record LockHold(SlotKey slotKey, LockSlot slot, LockMode mode, LockRegistry.Entry entry) {
+record LockHold(SlotKey slotKey, LockSlot slot, LockMode mode, LockRegistry.Entry entry) implements HeldKey {
+
+	@Override
+	public String key() {
+		return this.slot.key();
+	}
+
+	@Override
+	public LockState state() {
+		return this.entry.state();
+	}
+
+	@Override
+	public long fencingToken() {
+		return this.entry.fencingToken();
+	}
+
+	@Override
+	public String nodePath() {
+		return this.entry.node().path();
+	}
+
+	@Override
+	public LockLossReason lossReason() {
+		return this.entry.lossReason();
+	}
+
+	@Override
+	public String describeMode() {
+		return this.entry.mode().toString();
+	}
 
 }

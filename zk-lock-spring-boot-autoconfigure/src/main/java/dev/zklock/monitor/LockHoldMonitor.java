@@ -14,6 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.zklock.annotation.LockMode;
+import dev.zklock.core.AsyncLockManager;
 import dev.zklock.core.KeyEncoder;
 import dev.zklock.core.LockInfo;
 import dev.zklock.core.LockRegistry;
@@ -21,11 +22,12 @@ import dev.zklock.core.LockState;
 import dev.zklock.core.LongHoldListener;
 
 /**
- * Checks a {@link LockRegistry} periodically for locks held longer than a
- * threshold. Each such hold is logged once, at WARN level with its name, key and
- * thread, and reported to the {@link LongHoldListener}s. Held and in-doubt locks
- * are checked. The check reads local
- * state only, on one daemon thread, a few times per threshold.
+ * Checks a {@link LockRegistry}, and the holds of an {@link AsyncLockManager},
+ * periodically for locks held longer than a threshold. Each such hold is logged
+ * once, at WARN level with its name, key and thread ({@code async} for an
+ * asynchronous hold), and reported to the {@link LongHoldListener}s. Held and
+ * in-doubt locks are checked. The check reads local state only, on one daemon
+ * thread, a few times per threshold.
  */
 public class LockHoldMonitor implements AutoCloseable {
 
@@ -37,6 +39,8 @@ public class LockHoldMonitor implements AutoCloseable {
 
 	private final Supplier<LockRegistry> registry;
 
+	private final Supplier<AsyncLockManager> asyncLocks;
+
 	private final Duration threshold;
 
 	private final Supplier<List<LongHoldListener>> listeners;
@@ -46,7 +50,7 @@ public class LockHoldMonitor implements AutoCloseable {
 	private ScheduledExecutorService executor;
 
 	/**
-	 * Create a new monitor; {@link #start()} starts it.
+	 * Create a new monitor of synchronous locks only; {@link #start()} starts it.
 	 * @param registry supplies the registry to check, or {@code null} when there is
 	 * none
 	 * @param threshold how long a lock may be held before it is reported, or
@@ -55,7 +59,23 @@ public class LockHoldMonitor implements AutoCloseable {
 	 */
 	public LockHoldMonitor(Supplier<LockRegistry> registry, Duration threshold,
 			Supplier<List<LongHoldListener>> listeners) {
+		this(registry, () -> null, threshold, listeners);
+	}
+
+	/**
+	 * Create a new monitor; {@link #start()} starts it.
+	 * @param registry supplies the registry to check, or {@code null} when there is
+	 * none
+	 * @param asyncLocks supplies the asynchronous lock manager whose holds to check,
+	 * or {@code null} when there is none
+	 * @param threshold how long a lock may be held before it is reported, or
+	 * {@code null} to check nothing
+	 * @param listeners supplies the listeners told about long holds
+	 */
+	public LockHoldMonitor(Supplier<LockRegistry> registry, Supplier<AsyncLockManager> asyncLocks,
+			Duration threshold, Supplier<List<LongHoldListener>> listeners) {
 		this.registry = Objects.requireNonNull(registry, "registry must not be null");
+		this.asyncLocks = Objects.requireNonNull(asyncLocks, "asyncLocks must not be null");
 		this.threshold = threshold;
 		if (threshold != null && (threshold.isNegative() || threshold.isZero())) {
 			throw new IllegalArgumentException("zk-lock.hold-warning must be positive, got " + threshold);
@@ -92,27 +112,35 @@ public class LockHoldMonitor implements AutoCloseable {
 
 	void check() {
 		try {
-			LockRegistry locks = this.registry.get();
-			if (locks == null) {
-				return;
-			}
 			long now = System.currentTimeMillis();
 			Set<Hold> current = new HashSet<>();
-			for (LockInfo lock : locks.snapshot()) {
-				if (lock.state() != LockState.HELD && lock.state() != LockState.IN_DOUBT) {
-					continue;
-				}
-				Hold hold = new Hold(lock.path(), lock.mode(), lock.threadId(), lock.since().toEpochMilli());
-				current.add(hold);
-				long heldMillis = now - hold.sinceMillis();
-				if (heldMillis >= this.threshold.toMillis() && this.warned.add(hold)) {
-					report(lock, heldMillis);
-				}
+			LockRegistry locks = this.registry.get();
+			if (locks != null) {
+				check(locks.snapshot(), now, current);
+			}
+			AsyncLockManager asyncManager = this.asyncLocks.get();
+			if (asyncManager != null) {
+				check(asyncManager.snapshot(), now, current);
 			}
 			this.warned.retainAll(current);
 		}
 		catch (RuntimeException ex) {
 			logger.warn("Could not check for locks held longer than zk-lock.hold-warning ({})", this.threshold, ex);
+		}
+	}
+
+	private void check(List<LockInfo> locks, long now, Set<Hold> current) {
+		for (LockInfo lock : locks) {
+			if (lock.state() != LockState.HELD && lock.state() != LockState.IN_DOUBT) {
+				continue;
+			}
+			Hold hold = new Hold(lock.path(), lock.mode(), lock.threadName(), lock.threadId(),
+					lock.since().toEpochMilli());
+			current.add(hold);
+			long heldMillis = now - hold.sinceMillis();
+			if (heldMillis >= this.threshold.toMillis() && this.warned.add(hold)) {
+				report(lock, heldMillis);
+			}
 		}
 	}
 
@@ -132,9 +160,10 @@ public class LockHoldMonitor implements AutoCloseable {
 	}
 
 	/**
-	 * Identifies one hold across checks.
+	 * Identifies one hold across checks; asynchronous holds have thread name
+	 * {@code async} and thread id 0.
 	 */
-	private record Hold(String path, LockMode mode, long threadId, long sinceMillis) {
+	private record Hold(String path, LockMode mode, String threadName, long threadId, long sinceMillis) {
 
 	}
 

@@ -23,6 +23,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import dev.zklock.LockRequest;
 import dev.zklock.LockTemplate;
+import dev.zklock.annotation.DistributedLock;
 import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
 import dev.zklock.autoconfigure.LockHoldWarningAutoConfiguration;
 import dev.zklock.autoconfigure.ZkLockMetricsAutoConfiguration;
@@ -32,13 +33,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@code zk-lock.hold-warning}: one WARN and one count per long hold, none for
- * short ones, and the warning without Micrometer too.
+ * {@code zk-lock.hold-warning}: one WARN and one count per long hold, synchronous
+ * or asynchronous, none for short ones, and the warning without Micrometer too.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class LockHoldMonitorTests {
 
 	private static final String WARNING = "has been held by thread 'reporter'";
+
+	private static final String ASYNC_WARNING = "has been held by thread 'async'";
 
 	private static StoppableZooKeeper server;
 
@@ -73,6 +76,32 @@ class LockHoldMonitorTests {
 				.contains("longer than zk-lock.hold-warning (PT0.2S)")
 				.doesNotContain("key 'quick'");
 		});
+	}
+
+	@Test
+	void aLongAsyncHoldIsLoggedOnceAndCounted(CapturedOutput output) {
+		this.contextRunner.withBean(SimpleMeterRegistry.class, SimpleMeterRegistry::new)
+			.withBean(Exports.class)
+			.run((context) -> {
+				MeterRegistry registry = context.getBean(MeterRegistry.class);
+				Exports exports = context.getBean(Exports.class);
+				assertThat(exports.export("quick", CompletableFuture.completedFuture("quick")).get(10, TimeUnit.SECONDS))
+					.isEqualTo("quick");
+				CompletableFuture<String> gate = new CompletableFuture<>();
+				CompletableFuture<String> export = exports.export("e-1", gate);
+				await().atMost(Duration.ofSeconds(10))
+					.until(() -> registry.find("zk.lock.hold.warnings").tag("name", "exports").counter() != null);
+				// A sync hold warned after the async one proves that the monitor checked
+				// the async hold again several times without warning twice
+				holdUntil(context.getBean(LockTemplate.class), () -> output.getOut().contains(WARNING));
+				gate.complete("exported");
+				assertThat(export.get(10, TimeUnit.SECONDS)).isEqualTo("exported");
+				assertThat(registry.get("zk.lock.hold.warnings").tags("name", "exports", "mode", "mutex").counter().count())
+					.isOne();
+				assertThat(countOccurrences(output.getOut(), ASYNC_WARNING)).isOne();
+				assertThat(output.getOut()).contains("Lock 'exports' key 'e-1' (MUTEX mode) " + ASYNC_WARNING)
+					.doesNotContain("key 'quick'");
+			});
 	}
 
 	@Test
@@ -133,6 +162,15 @@ class LockHoldMonitorTests {
 		await().atMost(Duration.ofSeconds(10)).until(warned);
 		release.countDown();
 		assertThat(holder.get(10, TimeUnit.SECONDS)).isEqualTo("done");
+	}
+
+	static class Exports {
+
+		@DistributedLock(name = "exports", key = "#key")
+		public CompletableFuture<String> export(String key, CompletableFuture<String> gate) {
+			return gate;
+		}
+
 	}
 
 	private static int countOccurrences(String text, String part) {
