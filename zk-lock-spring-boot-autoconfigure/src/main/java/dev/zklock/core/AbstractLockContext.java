@@ -145,13 +145,6 @@ abstract class AbstractLockContext<H extends HeldKey> implements LockContext {
 		return true;
 	}
 
-	/**
-	 * The keys as the "does not cover key" message lists them.
-	 */
-	String describeCoveredKeys() {
-		return describeKeys();
-	}
-
 	private H hold(String key) {
 		checkOpen();
 		for (H hold : this.holds) {
@@ -160,7 +153,7 @@ abstract class AbstractLockContext<H extends HeldKey> implements LockContext {
 			}
 		}
 		throw new IllegalArgumentException("Lock '" + this.name + "' does not cover key '" + KeyEncoder.abbreviate(key)
-				+ "'; its keys are " + describeCoveredKeys());
+				+ "'; it covers " + describeKeys());
 	}
 
 	private String describeLoss(H hold, LockState state) {

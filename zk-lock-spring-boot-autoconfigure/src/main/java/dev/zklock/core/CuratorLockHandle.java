@@ -35,11 +35,6 @@ final class CuratorLockHandle extends AbstractLockContext<LockHold> implements L
 	}
 
 	@Override
-	String describeCoveredKeys() {
-		return keys().toString();
-	}
-
-	@Override
 	public void close() {
 		if (!isAcquired()) {
 			return;
