@@ -152,6 +152,9 @@ class ZkLockAclTests {
 					CuratorLockManager other = manager(otherContext.getBean(CuratorFramework.class), basePath);
 					assertThatExceptionOfType(LockException.class).isThrownBy(() -> other.acquire(request))
 						.satisfies((ex) -> logger.info("other credentials: {}", ex.getMessage()))
+						.withMessageContaining("zk-lock.auth.scheme")
+						.withMessageContaining("zk-lock.auth.credentials")
+						.withMessageNotContaining("zk-lock.connect-string")
 						.havingRootCause()
 						.isInstanceOf(KeeperException.NoAuthException.class);
 				});
