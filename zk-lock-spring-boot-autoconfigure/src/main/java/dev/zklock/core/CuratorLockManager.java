@@ -295,7 +295,7 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 				|| this.registry.transition(entry, LockRegistry.Entry.OWNED, LockState.RELEASING) == null;
 		boolean released = false;
 		try {
-			slot.release(hold.mode());
+			releaseInZooKeeper(slot, hold.mode(), entry);
 			released = true;
 			logger.debug("Released lock '{}' key '{}' ({})", slot.name(), KeyEncoder.abbreviate(slot.key()),
 					hold.mode());
@@ -314,6 +314,43 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 				if (slots != null) {
 					slots.remove(hold.slotKey(), slot);
 					dropIfEmpty(slots);
+				}
+			}
+		}
+	}
+
+	// An interrupt must not fail a release: Curator gives up its delete, so delete the node here,
+	// ignoring interrupts until ZooKeeper answered, and keep the interrupt flag
+	private void releaseInZooKeeper(LockSlot slot, LockMode mode, LockRegistry.Entry entry) throws Exception {
+		try {
+			slot.release(mode);
+		}
+		catch (Exception ex) {
+			LockNode node = (entry != null) ? entry.node() : null;
+			if (!(Thread.interrupted() | isInterruption(ex)) || node == null) {
+				throw ex;
+			}
+			try {
+				deleteIgnoringInterrupts(node.path());
+			}
+			finally {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	private void deleteIgnoringInterrupts(String path) throws Exception {
+		while (true) {
+			try {
+				this.client.delete().guaranteed().forPath(path);
+				return;
+			}
+			catch (KeeperException.NoNodeException ex) {
+				return;
+			}
+			catch (Exception ex) {
+				if (!(Thread.interrupted() | isInterruption(ex))) {
+					throw ex;
 				}
 			}
 		}
