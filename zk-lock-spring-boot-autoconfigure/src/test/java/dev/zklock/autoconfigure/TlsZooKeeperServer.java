@@ -11,6 +11,7 @@ import java.util.Map;
 import org.apache.zookeeper.server.NettyServerCnxnFactory;
 import org.apache.zookeeper.server.ZooKeeperServerMain;
 
+import dev.zklock.testsupport.FreePorts;
 import dev.zklock.testsupport.ParentWatchdog;
 
 import static org.awaitility.Awaitility.await;
@@ -33,7 +34,7 @@ final class TlsZooKeeperServer implements AutoCloseable {
 	}
 
 	static TlsZooKeeperServer start(TestCertificates certificates, Path dir) throws IOException {
-		int port = LocalZooKeeper.freePort();
+		int port = FreePorts.next();
 		Path data = Files.createDirectories(dir.resolve("data"));
 		String config = """
 				tickTime=2000

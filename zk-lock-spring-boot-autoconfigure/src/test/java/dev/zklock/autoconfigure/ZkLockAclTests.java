@@ -13,7 +13,6 @@ import java.util.stream.Stream;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
-import org.apache.curator.test.TestingServer;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooDefs;
@@ -37,6 +36,7 @@ import dev.zklock.LockException;
 import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
 import dev.zklock.core.CuratorLockManager;
+import dev.zklock.testsupport.InJvmZooKeeper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -57,7 +57,7 @@ class ZkLockAclTests {
 	private static final List<ACL> CREATOR_ALL = List
 		.of(new ACL(ZooDefs.Perms.ALL, new Id("digest", digest(CREDENTIALS))));
 
-	private static TestingServer server;
+	private static InJvmZooKeeper server;
 
 	private static CuratorFramework admin;
 
@@ -67,7 +67,7 @@ class ZkLockAclTests {
 
 	@BeforeAll
 	static void startZooKeeper() throws Exception {
-		server = LocalZooKeeper.start();
+		server = InJvmZooKeeper.builder().start();
 		admin = client(CREDENTIALS);
 		anonymous = client(null);
 		stranger = client("orders-app:not-the-password");
@@ -259,7 +259,7 @@ class ZkLockAclTests {
 	}
 
 	private static String connectString() {
-		return LocalZooKeeper.connectString(server);
+		return server.connectString();
 	}
 
 	private static String digest(String credentials) {
