@@ -1,6 +1,7 @@
 package dev.zklock.autoconfigure;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,6 +24,7 @@ import org.apache.zookeeper.server.auth.DigestAuthenticationProvider;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -37,6 +39,8 @@ import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
 import dev.zklock.core.CuratorLockManager;
 import dev.zklock.testsupport.InJvmZooKeeper;
+import dev.zklock.testsupport.JvmProcess;
+import dev.zklock.testsupport.OutputLines;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -165,27 +169,34 @@ class ZkLockAclTests {
 	}
 
 	@Test
-	void theSameCredentialsInAnotherProcessContendNormally() {
+	void theSameCredentialsInAnotherProcessContendNormally(@TempDir Path workerDirectory) {
 		String basePath = "/acl-" + UUID.randomUUID() + "/locks";
 		runner(null, basePath, CREDENTIALS).run((context) -> {
 			CuratorLockManager manager = manager(context.getBean(CuratorFramework.class), basePath);
 			String lockPath = manager.pathFor("orders", "7");
 			LockHandle handle = manager.acquire(LockRequest.named("orders").keys("7").build());
 			assertThat(handle.isAcquired()).isTrue();
-			try (JavaProcess worker = JavaProcess.start(LockWorker.class,
-					Map.of("ZK_LOCK_AUTH_CREDENTIALS", CREDENTIALS), "--zk-lock.connect-string=" + connectString(),
-					"--zk-lock.auth.scheme=digest", "--zk-lock.base-path=" + basePath, "--zk-lock.startup.wait=60s",
-					"--worker.lock=orders", "--worker.key=7")) {
-				worker.awaitLine("WAITING", Duration.ofSeconds(90));
+			OutputLines output = new OutputLines();
+			JvmProcess worker = JvmProcess.builder("lock worker", LockWorker.class.getName())
+				.directory(workerDirectory)
+				.environment(Map.of("ZK_LOCK_AUTH_CREDENTIALS", CREDENTIALS))
+				.arguments(List.of("--zk-lock.connect-string=" + connectString(), "--zk-lock.auth.scheme=digest",
+						"--zk-lock.base-path=" + basePath, "--zk-lock.startup.wait=60s", "--worker.lock=orders",
+						"--worker.key=7"))
+				.outputListener(output)
+				.build();
+			worker.start();
+			try {
+				output.awaitLine(worker, "WAITING", Duration.ofSeconds(90));
 				// the worker queued its own node under our CREATOR_ALL parents, and waits
 				await().atMost(Duration.ofSeconds(30)).until(() -> admin.getChildren().forPath(lockPath).size() == 2);
 				await().during(Duration.ofMillis(500))
 					.atMost(Duration.ofSeconds(2))
-					.until(() -> !worker.lines().contains("ACQUIRED"));
-				assertThat(worker.lines()).doesNotContain("FAILED", "NOT_ACQUIRED");
+					.until(() -> !output.lines().contains("ACQUIRED"));
+				assertThat(output.lines()).doesNotContain("FAILED", "NOT_ACQUIRED");
 				long released = System.nanoTime();
 				handle.close();
-				worker.awaitLine("ACQUIRED", Duration.ofSeconds(30));
+				output.awaitLine(worker, "ACQUIRED", Duration.ofSeconds(30));
 				logger.info("worker process acquired {} ms after the release",
 						Duration.ofNanos(System.nanoTime() - released).toMillis());
 				List<String> nodes = admin.getChildren().forPath(lockPath);
@@ -193,8 +204,11 @@ class ZkLockAclTests {
 				assertThat(admin.getACL().forPath(lockPath + "/" + nodes.get(0))).isEqualTo(CREATOR_ALL);
 				assertThat(acquireOnceInOtherThread(manager, LockRequest.named("orders").keys("7").build())).isFalse();
 				worker.send("RELEASE");
-				worker.awaitLine("RELEASED", Duration.ofSeconds(30));
+				output.awaitLine(worker, "RELEASED", Duration.ofSeconds(30));
 				assertThat(worker.awaitExit(Duration.ofSeconds(30))).isZero();
+			}
+			finally {
+				worker.kill();
 			}
 			assertThat(acquireOnceInOtherThread(manager, LockRequest.named("orders").keys("7").build())).isTrue();
 		});
