@@ -3,6 +3,7 @@ package dev.zklock.actuate;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
@@ -133,37 +134,71 @@ public class LockQueueReader {
 
 	// Leases are taken permits. Threads queue on an inner lock; its head takes a
 	// lease and then waits, still at the head, while there are more leases than
-	// permits. Only the head creates leases, so a lease newer than the head is its own.
+	// permits. Only the head creates leases, one at a time, so its lease is the one
+	// attributed by headLease; every other lease is held.
 	private List<Participant> semaphore(String keyPath) throws Exception {
 		String queuePath = keyPath + "/" + SEMAPHORE_QUEUE;
+		Stat queueStat = new Stat();
 		List<Node> queue = new ArrayList<>();
-		for (String node : sortedNodes(children(queuePath), MUTEX_NODE)) {
-			Node read = read(queuePath + "/" + node, node, LockMode.SEMAPHORE, queue.isEmpty() ? "ACQUIRING" : "WAITING");
+		for (String node : sortedNodes(children(queuePath, queueStat), MUTEX_NODE)) {
+			Node read = read(queuePath + "/" + node, node, LockMode.SEMAPHORE, "WAITING");
 			if (read != null) {
 				queue.add(read);
 			}
 		}
-		long headZxid = queue.isEmpty() ? Long.MAX_VALUE : queue.get(0).czxid();
-		List<Participant> participants = new ArrayList<>();
-		boolean headHasLease = false;
 		String leasesPath = keyPath + "/" + SEMAPHORE_LEASES;
+		List<Node> leases = new ArrayList<>();
 		for (String node : sortedNodes(children(leasesPath), "lease-")) {
 			Node lease = read(leasesPath + "/" + node, node, LockMode.SEMAPHORE, "HELD");
-			if (lease == null) {
-				continue;
+			if (lease != null) {
+				leases.add(lease);
 			}
+		}
+		Node headLease = queue.isEmpty() ? null : headLease(queue.get(0), leases, queueStat.getPzxid());
+		List<Participant> participants = new ArrayList<>();
+		for (Node lease : leases) {
 			Participant participant = lease.participant();
-			if (lease.czxid() > headZxid) {
-				headHasLease = true;
+			if (lease == headLease) {
 				participant = new Participant(participant.node(), participant.sequence(), participant.mode(),
 						"ACQUIRING", participant.owner(), participant.sessionId(), participant.created(), null);
 			}
 			participants.add(participant);
 		}
-		for (int i = headHasLease ? 1 : 0; i < queue.size(); i++) {
+		for (int i = (headLease != null) ? 1 : 0; i < queue.size(); i++) {
 			participants.add(queue.get(i).participant());
 		}
 		return participants;
+	}
+
+	/**
+	 * The lease the head of the queue created, or {@code null} when it has none or
+	 * it cannot be told. Candidates are leases newer than the head's queue node with
+	 * the head's session and the head's node data. When that data names a thread
+	 * (owner data on, {@code zk-lock.owner-data=true}, the default), the head's
+	 * thread is blocked in its acquisition, so the newest candidate is its lease.
+	 * Without owner data all threads of a process write the same data; a candidate
+	 * is then the head's only when it is newer than the last change of the queue
+	 * (pzxid of the {@code locks} node), as every earlier head took its lease before
+	 * leaving the queue. Otherwise the head's lease shows as HELD and the head as
+	 * WAITING.
+	 */
+	static Node headLease(Node head, List<Node> leases, long queuePzxid) {
+		Node newest = null;
+		for (Node lease : leases) {
+			if (lease.czxid() > head.czxid() && lease.sessionId() == head.sessionId()
+					&& Arrays.equals(lease.data(), head.data()) && (newest == null || lease.czxid() > newest.czxid())) {
+				newest = lease;
+			}
+		}
+		if (newest == null) {
+			return null;
+		}
+		return (namesThread(head.data()) || newest.czxid() > queuePzxid) ? newest : null;
+	}
+
+	// Owner data as written by LockOwnerData.json(..)
+	private static boolean namesThread(byte[] data) {
+		return data != null && new String(data, StandardCharsets.UTF_8).contains("\"thread\":\"");
 	}
 
 	private Participant participant(String path, String node, LockMode mode, String state) throws Exception {
@@ -185,12 +220,16 @@ public class LockQueueReader {
 		Participant participant = new Participant(node, sequence(node), mode.name(), state, owner,
 				"0x" + Long.toHexString(stat.getEphemeralOwner()), Instant.ofEpochMilli(stat.getCtime()),
 				fencingToken);
-		return new Node(participant, stat.getCzxid());
+		return new Node(participant, stat.getCzxid(), stat.getEphemeralOwner(), data);
 	}
 
 	private List<String> children(String path) throws Exception {
+		return children(path, new Stat());
+	}
+
+	private List<String> children(String path, Stat stat) throws Exception {
 		try {
-			return new ArrayList<>(this.client.getChildren().forPath(path));
+			return new ArrayList<>(this.client.getChildren().storingStatIn(stat).forPath(path));
 		}
 		catch (KeeperException.NoNodeException ex) {
 			return null;
@@ -271,7 +310,7 @@ public class LockQueueReader {
 		return new String(bytes, 0, length, StandardCharsets.UTF_8);
 	}
 
-	private record Node(Participant participant, long czxid) {
+	record Node(Participant participant, long czxid, long sessionId, byte[] data) {
 
 	}
 

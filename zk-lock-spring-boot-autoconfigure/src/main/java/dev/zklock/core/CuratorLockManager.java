@@ -12,6 +12,7 @@ import java.util.TreeSet;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.utils.PathUtils;
+import org.apache.zookeeper.KeeperException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -226,8 +227,7 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 						+ " mode; its node was removed and the interrupt flag is kept", ex);
 			}
 			throw new LockException("Could not acquire lock '" + name + "' key '" + KeyEncoder.abbreviate(currentKey)
-					+ "' in " + mode + " mode at " + pathFor(name, currentKey) + ": " + ex
-					+ "; check the ZooKeeper connection (zk-lock.connect-string)", ex);
+					+ "' in " + mode + " mode at " + pathFor(name, currentKey) + ": " + ex + "; " + advice(ex), ex);
 		}
 	}
 
@@ -272,7 +272,7 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 				if (failure == null) {
 					failure = new LockException("Could not release lock '" + name + "' key '" + key + "' at "
 							+ hold.slot().path() + ": " + ex + "; the lock is no longer held by this process and its "
-							+ "node is deleted in the background, check the ZooKeeper connection", ex);
+							+ "node is deleted in the background, " + advice(ex), ex);
 				}
 				else {
 					failure.addSuppressed(ex);
@@ -295,7 +295,7 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 				|| this.registry.transition(entry, LockRegistry.Entry.OWNED, LockState.RELEASING) == null;
 		boolean released = false;
 		try {
-			slot.release(hold.mode());
+			releaseInZooKeeper(slot, hold.mode(), entry);
 			released = true;
 			logger.debug("Released lock '{}' key '{}' ({})", slot.name(), KeyEncoder.abbreviate(slot.key()),
 					hold.mode());
@@ -314,6 +314,43 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 				if (slots != null) {
 					slots.remove(hold.slotKey(), slot);
 					dropIfEmpty(slots);
+				}
+			}
+		}
+	}
+
+	// An interrupt must not fail a release: Curator gives up its delete, so delete the node here,
+	// ignoring interrupts until ZooKeeper answered, and keep the interrupt flag
+	private void releaseInZooKeeper(LockSlot slot, LockMode mode, LockRegistry.Entry entry) throws Exception {
+		try {
+			slot.release(mode);
+		}
+		catch (Exception ex) {
+			LockNode node = (entry != null) ? entry.node() : null;
+			if (!(Thread.interrupted() | isInterruption(ex)) || node == null) {
+				throw ex;
+			}
+			try {
+				deleteIgnoringInterrupts(node.path());
+			}
+			finally {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	private void deleteIgnoringInterrupts(String path) throws Exception {
+		while (true) {
+			try {
+				this.client.delete().guaranteed().forPath(path);
+				return;
+			}
+			catch (KeeperException.NoNodeException ex) {
+				return;
+			}
+			catch (Exception ex) {
+				if (!(Thread.interrupted() | isInterruption(ex))) {
+					throw ex;
 				}
 			}
 		}
@@ -406,6 +443,19 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 			return 0;
 		}
 		return (remaining + 999_999) / 1_000_000;
+	}
+
+	// What to check for a ZooKeeper failure: the credentials when an ACL refused us
+	private String advice(Throwable ex) {
+		for (Throwable current = ex; current != null; current = current.getCause()) {
+			if (current instanceof KeeperException.NoAuthException) {
+				return "ZooKeeper refused access to a node under " + this.basePath + " (NoAuth): an ACL of another "
+						+ "identity protects it, so set zk-lock.auth.scheme and zk-lock.auth.credentials to the "
+						+ "credentials of the applications that share these locks, or use a zk-lock.base-path of "
+						+ "your own";
+			}
+		}
+		return "check the ZooKeeper connection (zk-lock.connect-string)";
 	}
 
 	private static boolean isInterruption(Throwable ex) {

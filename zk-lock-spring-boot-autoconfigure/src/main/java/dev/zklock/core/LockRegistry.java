@@ -231,7 +231,8 @@ public final class LockRegistry {
 			return (held != null) ? held.czxid() : 0;
 		}
 
-		LockInfo toInfo() {
+		// Under the entry's lock, as held() sets node and state: a HELD entry always has its token
+		synchronized LockInfo toInfo() {
 			return new LockInfo(this.name, this.key, this.path, this.mode, this.threadName, this.thread.getId(),
 					Instant.ofEpochMilli(this.sinceMillis), this.state, fencingToken());
 		}

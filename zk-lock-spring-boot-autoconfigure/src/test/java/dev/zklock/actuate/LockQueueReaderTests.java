@@ -2,9 +2,15 @@ package dev.zklock.actuate;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.CreateMode;
@@ -18,6 +24,7 @@ import dev.zklock.LockRequest;
 import dev.zklock.actuate.LockQueuesDescriptor.Participant;
 import dev.zklock.annotation.LockMode;
 import dev.zklock.core.CuratorLockManager;
+import dev.zklock.core.LockOwnerData;
 import dev.zklock.testsupport.OtherInstance;
 import dev.zklock.testsupport.StoppableZooKeeper;
 
@@ -121,6 +128,50 @@ class LockQueueReaderTests {
 	}
 
 	@Test
+	void aBurstShowsHoldersThatQueuedBeforeTheHeadAsHeld() throws Exception {
+		LockRequest request = semaphore(3);
+		try (Burst burst = Burst.start(this.manager, request, 8)) {
+			awaitSemaphore(4, 5);
+			List<Participant> participants = participants("catalog");
+			assertThat(participants).extracting(Participant::state)
+				.containsExactly("HELD", "HELD", "HELD", "ACQUIRING", "WAITING", "WAITING", "WAITING", "WAITING");
+			assertThat(participants.subList(0, 3)).extracting(Participant::owner)
+				.map(LockQueueReaderTests::thread)
+				.containsExactlyInAnyOrderElementsOf(burst.holders());
+			assertThat(participants.subList(0, 3)).allSatisfy((held) -> assertThat(held.fencingToken()).isPositive());
+			List<String> queue = queueThreads();
+			assertThat(thread(participants.get(3).owner())).isEqualTo(queue.get(0));
+			assertThat(participants.get(3).node()).contains("lease-");
+			assertThat(participants.get(3).fencingToken()).isNull();
+			assertThat(participants.subList(4, 8)).extracting(Participant::owner)
+				.map(LockQueueReaderTests::thread)
+				.containsExactlyElementsOf(queue.subList(1, 5));
+			assertThat(participants.subList(4, 8)).extracting(Participant::sequence).isSorted();
+		}
+	}
+
+	@Test
+	void withoutOwnerDataTheHeadsLeaseIsShownOnlyWhileTheQueueIsUnchanged() throws Exception {
+		this.manager.setOwnerData(LockOwnerData.none());
+		LockRequest request = semaphore(3);
+		try (Burst burst = Burst.start(this.manager, request, 8)) {
+			awaitSemaphore(4, 5);
+			assertThat(participants("catalog")).extracting(Participant::state)
+				.containsExactly("HELD", "HELD", "HELD", "ACQUIRING", "WAITING", "WAITING", "WAITING", "WAITING");
+			try (Burst late = Burst.start(this.manager, request, 1)) {
+				awaitSemaphore(4, 6);
+				List<Participant> participants = participants("catalog");
+				assertThat(participants).extracting(Participant::state)
+					.containsExactly("HELD", "HELD", "HELD", "HELD", "WAITING", "WAITING", "WAITING", "WAITING",
+							"WAITING", "WAITING");
+				assertThat(participants.subList(0, 4)).extracting(Participant::node)
+					.allMatch((node) -> node.contains("lease-"));
+				burst.release();
+			}
+		}
+	}
+
+	@Test
 	void ownersAreTheNodeData() throws Exception {
 		String keyPath = this.basePath + "/billing/" + "a%2Fb";
 		client.create()
@@ -172,8 +223,109 @@ class LockQueueReaderTests {
 		}, (task) -> new Thread(task, "waiter-" + request.mode()).start());
 	}
 
+	private static LockRequest semaphore(int permits) {
+		return LockRequest.named("catalog")
+			.keys("shelf")
+			.mode(LockMode.SEMAPHORE)
+			.permits(permits)
+			.timeout(Duration.ofSeconds(30))
+			.build();
+	}
+
+	private void awaitSemaphore(int leases, int queued) {
+		String keyPath = this.basePath + "/catalog/shelf";
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> client.getChildren().forPath(keyPath + "/leases").size() == leases
+					&& client.getChildren().forPath(keyPath + "/locks").size() == queued);
+	}
+
+	// Threads of the inner queue, in queue order
+	private List<String> queueThreads() throws Exception {
+		String queuePath = this.basePath + "/catalog/shelf/locks";
+		List<String> nodes = new ArrayList<>(client.getChildren().forPath(queuePath));
+		nodes.sort(Comparator.comparingLong(LockQueueReader::sequence));
+		List<String> threads = new ArrayList<>();
+		for (String node : nodes) {
+			threads.add(thread(new String(client.getData().forPath(queuePath + "/" + node), StandardCharsets.UTF_8)));
+		}
+		return threads;
+	}
+
+	private static String thread(String owner) {
+		Matcher matcher = Pattern.compile("\"thread\":\"([^\"]*)\"").matcher(owner);
+		assertThat(matcher.find()).as("owner %s names a thread", owner).isTrue();
+		return matcher.group(1);
+	}
+
 	private static byte[] bytes(String text) {
 		return text.getBytes(StandardCharsets.UTF_8);
+	}
+
+	/**
+	 * Threads that queue on a semaphore all at once: a node of the test's own blocks
+	 * the inner queue until every thread has queued behind it, so each holder takes
+	 * its lease after the later threads queued. Holders keep their lease until
+	 * {@link #release()}.
+	 */
+	private static final class Burst implements AutoCloseable {
+
+		private final CountDownLatch released = new CountDownLatch(1);
+
+		private final List<String> holders = new CopyOnWriteArrayList<>();
+
+		private final List<Thread> threads = new ArrayList<>();
+
+		private final List<Throwable> failures = new CopyOnWriteArrayList<>();
+
+		static Burst start(CuratorLockManager manager, LockRequest request, int count) throws Exception {
+			String queuePath = manager.pathFor(request.name(), request.keys().iterator().next()) + "/locks";
+			String blocker = client.create()
+				.creatingParentContainersIfNeeded()
+				.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+				.forPath(queuePath + "/_c_blocker-lock-");
+			int before = client.getChildren().forPath(queuePath).size();
+			Burst burst = new Burst();
+			for (int i = 0; i < count; i++) {
+				Thread thread = new Thread(() -> burst.hold(manager, request), "burst-" + UUID.randomUUID());
+				burst.threads.add(thread);
+				thread.start();
+			}
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> client.getChildren().forPath(queuePath).size() == before + count);
+			client.delete().forPath(blocker);
+			return burst;
+		}
+
+		private void hold(CuratorLockManager manager, LockRequest request) {
+			try (LockHandle handle = manager.acquire(request)) {
+				assertThat(handle.isAcquired()).isTrue();
+				this.holders.add(Thread.currentThread().getName());
+				this.released.await();
+			}
+			catch (Throwable ex) {
+				this.failures.add(ex);
+			}
+		}
+
+		List<String> holders() {
+			await().atMost(Duration.ofSeconds(10)).until(() -> this.holders.size() >= 3);
+			return List.copyOf(this.holders);
+		}
+
+		void release() {
+			this.released.countDown();
+		}
+
+		@Override
+		public void close() throws InterruptedException {
+			release();
+			for (Thread thread : this.threads) {
+				thread.join(30_000);
+				assertThat(thread.isAlive()).as("%s finished", thread.getName()).isFalse();
+			}
+			assertThat(this.failures).isEmpty();
+		}
+
 	}
 
 }

@@ -1,7 +1,13 @@
 package dev.zklock.actuate;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterEach;
@@ -11,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
 import dev.zklock.actuate.LocksEndpoint.LockDescriptor;
+import dev.zklock.annotation.LockMode;
 import dev.zklock.core.CuratorLockManager;
 import dev.zklock.testsupport.StoppableZooKeeper;
 
@@ -59,6 +66,89 @@ class LocksEndpointTests {
 			assertThat(single().fencingToken()).isEqualTo(handle.fencingToken());
 		}
 		assertThat(this.endpoint.locks().locks()).isEmpty();
+	}
+
+	@Test
+	void everyHeldLockHasATokenAndOnlyWaitersHaveNone() throws Exception {
+		List<LockHandle> handles = new ArrayList<>();
+		CountDownLatch waiting = new CountDownLatch(1);
+		try {
+			handles.add(this.manager.acquire(LockRequest.named("orders").keys("mutex").build()));
+			handles.add(this.manager.acquire(LockRequest.named("orders").keys("mutex").build()));
+			handles.add(this.manager.acquire(LockRequest.named("orders").keys("read").mode(LockMode.READ).build()));
+			handles.add(this.manager.acquire(LockRequest.named("orders").keys("write").mode(LockMode.WRITE).build()));
+			handles.add(this.manager.acquire(LockRequest.named("orders").keys("write").mode(LockMode.READ).build()));
+			handles.add(this.manager
+				.acquire(LockRequest.named("orders").keys("semaphore").mode(LockMode.SEMAPHORE).permits(2).build()));
+			handles.add(this.manager.acquire(LockRequest.named("orders").keys("multi-1", "multi-2").build()));
+			Thread waiter = new Thread(() -> {
+				try (LockHandle handle = this.manager
+					.acquire(LockRequest.named("orders").keys("mutex").timeout(Duration.ofSeconds(30)).build())) {
+					waiting.await();
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			}, "waiter");
+			waiter.start();
+			await().atMost(Duration.ofSeconds(10)).until(() -> this.endpoint.locks().waiting() == 1);
+			List<LockDescriptor> locks = this.endpoint.locks().locks();
+			assertThat(locks).filteredOn((lock) -> lock.state().equals("HELD"))
+				.extracting(LockDescriptor::key)
+				.containsExactlyInAnyOrder("mutex", "read", "write", "write", "semaphore", "multi-1", "multi-2");
+			assertThat(locks).filteredOn((lock) -> lock.state().equals("HELD"))
+				.allSatisfy((lock) -> assertThat(lock.fencingToken()).as("%s", lock).isPositive());
+			assertThat(locks).filteredOn((lock) -> lock.state().equals("WAITING"))
+				.singleElement()
+				.satisfies((lock) -> assertThat(lock.fencingToken()).isNull());
+			for (int i = handles.size() - 1; i >= 0; i--) {
+				handles.remove(i).close();
+			}
+			waiting.countDown();
+			waiter.join(10_000);
+			assertThat(waiter.isAlive()).isFalse();
+		}
+		finally {
+			waiting.countDown();
+			for (int i = handles.size() - 1; i >= 0; i--) {
+				handles.get(i).close();
+			}
+		}
+		assertThat(this.endpoint.locks().locks()).isEmpty();
+	}
+
+	@Test
+	void aLockTurningHeldNeverShowsWithoutAToken() throws Exception {
+		int cycles = 300;
+		CompletableFuture<Void> done = new CompletableFuture<>();
+		Thread worker = new Thread(() -> {
+			try {
+				for (int i = 0; i < cycles; i++) {
+					try (LockHandle handle = this.manager.acquire(LockRequest.named("orders").keys("hot").build())) {
+						assertThat(handle.isAcquired()).isTrue();
+					}
+				}
+				done.complete(null);
+			}
+			catch (Throwable ex) {
+				done.completeExceptionally(ex);
+			}
+		}, "cycler");
+		worker.start();
+		Map<String, Integer> seen = new HashMap<>();
+		while (!done.isDone()) {
+			for (LockDescriptor lock : this.endpoint.locks().locks()) {
+				seen.merge(lock.state(), 1, Integer::sum);
+				if (lock.state().equals("WAITING")) {
+					assertThat(lock.fencingToken()).as("%s", lock).isNull();
+				}
+				else {
+					assertThat(lock.fencingToken()).as("%s", lock).isNotNull().isPositive();
+				}
+			}
+		}
+		done.get();
+		assertThat(seen).as("states seen %s", seen).containsKey("HELD");
 	}
 
 	private LockDescriptor single() {

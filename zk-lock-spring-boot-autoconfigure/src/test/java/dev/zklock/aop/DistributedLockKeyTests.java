@@ -23,6 +23,7 @@ import dev.zklock.annotation.LockMode;
 import dev.zklock.autoconfigure.ZkLockProperties;
 import dev.zklock.core.CuratorLockManager;
 import dev.zklock.core.LockManager;
+import dev.zklock.testsupport.TestThreads;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -162,8 +163,10 @@ class DistributedLockKeyTests {
 			assertThatThrownBy(() -> service.failingChecked("k", checked)).isSameAs(checked);
 			assertThat(TestZooKeeper.ephemeralNodes(client, basePath)).isZero();
 			// Released: another thread takes the same lock and reaches the method again
-			CompletableFuture<Void> other = CompletableFuture.runAsync(() -> service.failing("k", failure));
-			assertThatThrownBy(() -> other.get(10, TimeUnit.SECONDS)).cause().isSameAs(failure);
+			try (TestThreads threads = new TestThreads("other")) {
+				CompletableFuture<Void> other = CompletableFuture.runAsync(() -> service.failing("k", failure), threads);
+				assertThatThrownBy(() -> other.get(10, TimeUnit.SECONDS)).cause().isSameAs(failure);
+			}
 		});
 	}
 

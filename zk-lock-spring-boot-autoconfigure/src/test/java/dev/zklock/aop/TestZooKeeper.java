@@ -7,13 +7,13 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
-import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.data.Stat;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
+import dev.zklock.testsupport.InJvmZooKeeper;
 
 /**
  * One in-JVM ZooKeeper server shared by the lock tests, and the context runner
@@ -21,31 +21,17 @@ import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
  */
 public final class TestZooKeeper {
 
-	private static TestingServer server;
+	private static InJvmZooKeeper server;
 
 	private TestZooKeeper() {
 	}
 
 	public static synchronized String connectString() {
 		if (server == null) {
-			try {
-				server = new TestingServer(true);
-			}
-			catch (Exception ex) {
-				throw new IllegalStateException("Could not start the test ZooKeeper server", ex);
-			}
-			Runtime.getRuntime().addShutdownHook(new Thread(TestZooKeeper::stop));
+			server = InJvmZooKeeper.builder().start();
+			Runtime.getRuntime().addShutdownHook(new Thread(server::close));
 		}
-		return server.getConnectString();
-	}
-
-	private static synchronized void stop() {
-		try {
-			server.close();
-		}
-		catch (Exception ex) {
-			// The JVM is exiting
-		}
+		return server.connectString();
 	}
 
 	public static CuratorFramework newClient() {

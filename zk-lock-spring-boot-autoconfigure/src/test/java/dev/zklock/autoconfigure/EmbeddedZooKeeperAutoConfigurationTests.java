@@ -5,8 +5,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
 import dev.zklock.embedded.EmbeddedZooKeeper;
+import dev.zklock.testsupport.FreePorts;
+import dev.zklock.testsupport.InJvmZooKeeper;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.server.embedded.ZooKeeperServerEmbedded;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -64,7 +65,7 @@ class EmbeddedZooKeeperAutoConfigurationTests {
 
 	@Test
 	void usesTheGivenPortAndKeepsTheGivenDataDirectory(@TempDir Path dir) {
-		int port = LocalZooKeeper.freePort();
+		int port = FreePorts.next();
 		Path data = dir.resolve("zk-data");
 		this.runner
 			.withPropertyValues("zk-lock.embedded.enabled=true", "zk-lock.embedded.port=" + port,
@@ -85,15 +86,15 @@ class EmbeddedZooKeeperAutoConfigurationTests {
 
 	@Test
 	void failsWhenTheGivenPortIsTaken() throws Exception {
-		try (TestingServer other = LocalZooKeeper.start()) {
-			this.runner.withPropertyValues("zk-lock.embedded.enabled=true", "zk-lock.embedded.port=" + other.getPort())
+		try (InJvmZooKeeper other = InJvmZooKeeper.builder().start()) {
+			this.runner.withPropertyValues("zk-lock.embedded.enabled=true", "zk-lock.embedded.port=" + other.port())
 				.run((context) -> {
 					assertThat(context).hasFailed();
 					assertThat(context.getStartupFailure()).rootCause().isInstanceOf(BindException.class);
 					FailureAnalysis analysis = new EmbeddedZooKeeperFailureAnalyzer()
 						.analyze(context.getStartupFailure());
 					assertThat(analysis.getDescription())
-						.startsWith("zk-lock.embedded.port " + other.getPort() + " is already in use on 127.0.0.1");
+						.startsWith("zk-lock.embedded.port " + other.port() + " is already in use on 127.0.0.1");
 					assertThat(analysis.getAction()).contains("zk-lock.embedded.port=0");
 				});
 		}
@@ -125,8 +126,8 @@ class EmbeddedZooKeeperAutoConfigurationTests {
 
 	@Test
 	void isOffByDefault() throws Exception {
-		try (TestingServer server = LocalZooKeeper.start()) {
-			this.runner.withPropertyValues("zk-lock.connect-string=" + LocalZooKeeper.connectString(server))
+		try (InJvmZooKeeper server = InJvmZooKeeper.builder().start()) {
+			this.runner.withPropertyValues("zk-lock.connect-string=" + server.connectString())
 				.run((context) -> assertThat(context).doesNotHaveBean(EmbeddedZooKeeper.class)
 					.hasSingleBean(PropertiesZooKeeperConnectionDetails.class));
 		}
@@ -134,10 +135,10 @@ class EmbeddedZooKeeperAutoConfigurationTests {
 
 	@Test
 	void backsOffWithoutTheServerClasses() throws Exception {
-		try (TestingServer server = LocalZooKeeper.start()) {
+		try (InJvmZooKeeper server = InJvmZooKeeper.builder().start()) {
 			this.runner
 				.withPropertyValues("zk-lock.embedded.enabled=true",
-						"zk-lock.connect-string=" + LocalZooKeeper.connectString(server))
+						"zk-lock.connect-string=" + server.connectString())
 				.withClassLoader(new FilteredClassLoader(ZooKeeperServerEmbedded.class))
 				.run((context) -> assertThat(context).doesNotHaveBean(EmbeddedZooKeeper.class)
 					.hasSingleBean(PropertiesZooKeeperConnectionDetails.class)

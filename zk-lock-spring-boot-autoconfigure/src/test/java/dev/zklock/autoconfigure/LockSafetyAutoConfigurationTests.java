@@ -9,7 +9,6 @@ import com.jayway.jsonpath.JsonPath;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.SessionConnectionStateErrorPolicy;
 import org.apache.curator.framework.state.StandardConnectionStateErrorPolicy;
-import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -28,6 +27,7 @@ import dev.zklock.core.CuratorLockManager;
 import dev.zklock.core.LockInfo;
 import dev.zklock.core.LockLossListener;
 import dev.zklock.core.LockOwnerData;
+import dev.zklock.testsupport.InJvmZooKeeper;
 import dev.zklock.testsupport.ZooKeeperSessions;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -40,16 +40,16 @@ import static org.awaitility.Awaitility.await;
  */
 class LockSafetyAutoConfigurationTests {
 
-	private static TestingServer server;
+	private static InJvmZooKeeper server;
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(ZkLockAutoConfiguration.class, DistributedLockAutoConfiguration.class))
-		.withPropertyValues("zk-lock.connect-string=" + LocalZooKeeper.connectString(server),
+		.withPropertyValues("zk-lock.connect-string=" + server.connectString(),
 				"zk-lock.session-timeout=10s");
 
 	@BeforeAll
 	static void startServer() throws Exception {
-		server = LocalZooKeeper.start();
+		server = InJvmZooKeeper.builder().start();
 	}
 
 	@AfterAll

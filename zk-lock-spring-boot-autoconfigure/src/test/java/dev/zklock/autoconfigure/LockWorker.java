@@ -1,9 +1,5 @@
 package dev.zklock.autoconfigure;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -22,19 +18,21 @@ import dev.zklock.LockException;
 import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
 import dev.zklock.core.CuratorLockManager;
+import dev.zklock.testsupport.JvmProcess;
+import dev.zklock.testsupport.ParentWatchdog;
 
 /**
- * A second zk-lock application, run in its own JVM by {@link JavaProcess}: it takes
+ * A second zk-lock application, run in its own JVM by a {@link JvmProcess}: it takes
  * the lock {@code worker.lock} / {@code worker.key} through the auto-configured client
  * and reports on standard output. It prints {@code WAITING}, then {@code ACQUIRED},
  * {@code NOT_ACQUIRED} or {@code FAILED <message>}; once acquired, it holds the lock
  * until it reads {@code RELEASE}, then prints {@code RELEASED}. Properties come as
- * {@code --name=value} arguments or environment variables. It halts when its standard
- * input closes, so it never outlives the test JVM.
+ * {@code --name=value} arguments or environment variables. Its {@link ParentWatchdog}
+ * halts it when the test JVM goes away.
  */
 @SpringBootConfiguration(proxyBeanMethods = false)
 @ImportAutoConfiguration(ZkLockAutoConfiguration.class)
-class LockWorker {
+public class LockWorker {
 
 	private static final CountDownLatch release = new CountDownLatch(1);
 
@@ -73,18 +71,15 @@ class LockWorker {
 	}
 
 	private static void readInput() {
-		try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
-			String line;
-			while ((line = in.readLine()) != null) {
-				if (line.equals("RELEASE")) {
-					release.countDown();
-				}
+		try {
+			while (!ParentWatchdog.commands().take().equals("RELEASE")) {
+				// other commands are ignored
 			}
+			release.countDown();
 		}
-		catch (IOException ex) {
-			// a broken pipe means the same as end of input
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
 		}
-		Runtime.getRuntime().halt(97);
 	}
 
 	private static void report(String line) {

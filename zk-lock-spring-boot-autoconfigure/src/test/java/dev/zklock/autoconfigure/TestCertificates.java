@@ -13,6 +13,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
+import dev.zklock.testsupport.TestThreads;
+
 /**
  * Throwaway TLS material made with the JDK's {@code keytool} at test time, once per
  * JVM, in a temporary directory deleted at exit. A test CA signs a server certificate
@@ -75,11 +77,17 @@ final class TestCertificates {
 	private void generate() throws IOException {
 		createCa("ca.p12", "ca.pem", "CN=zk-lock test CA");
 		// independent stores, made in parallel to save JVM start-ups
-		CompletableFuture.allOf(run(() -> createSigned("server", "CN=127.0.0.1", "san=ip:127.0.0.1,dns:localhost")),
-				run(() -> createSigned("client", "CN=zk-lock test client", null)),
-				run(() -> keytool("-importcert", "-noprompt", "-alias", "ca", "-file", "ca.pem", "-keystore",
+		try (TestThreads threads = new TestThreads("keytool")) {
+			generateInParallel(threads);
+		}
+	}
+
+	private void generateInParallel(TestThreads threads) {
+		CompletableFuture.allOf(run(threads, () -> createSigned("server", "CN=127.0.0.1", "san=ip:127.0.0.1,dns:localhost")),
+				run(threads, () -> createSigned("client", "CN=zk-lock test client", null)),
+				run(threads, () -> keytool("-importcert", "-noprompt", "-alias", "ca", "-file", "ca.pem", "-keystore",
 						"trust.p12")),
-				run(() -> {
+				run(threads, () -> {
 					createCa("other-ca.p12", "other-ca.pem", "CN=some other CA");
 					keytool("-importcert", "-noprompt", "-alias", "ca", "-file", "other-ca.pem", "-keystore",
 							"other-trust.p12");
@@ -87,7 +95,7 @@ final class TestCertificates {
 			.join();
 	}
 
-	private static CompletableFuture<Void> run(IoAction action) {
+	private static CompletableFuture<Void> run(TestThreads threads, IoAction action) {
 		return CompletableFuture.runAsync(() -> {
 			try {
 				action.run();
@@ -95,7 +103,7 @@ final class TestCertificates {
 			catch (IOException ex) {
 				throw new UncheckedIOException(ex);
 			}
-		});
+		}, threads);
 	}
 
 	private void createCa(String keyStore, String certificate, String dname) throws IOException {

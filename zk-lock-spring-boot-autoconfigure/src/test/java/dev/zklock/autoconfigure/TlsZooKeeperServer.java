@@ -6,12 +6,13 @@ import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
+import java.util.List;
 
 import org.apache.zookeeper.server.NettyServerCnxnFactory;
 import org.apache.zookeeper.server.ZooKeeperServerMain;
 
-import dev.zklock.testsupport.ParentWatchdog;
+import dev.zklock.testsupport.FreePorts;
+import dev.zklock.testsupport.JvmProcess;
 
 import static org.awaitility.Awaitility.await;
 
@@ -23,17 +24,17 @@ import static org.awaitility.Awaitility.await;
  */
 final class TlsZooKeeperServer implements AutoCloseable {
 
-	private final JavaProcess process;
+	private final JvmProcess process;
 
 	private final int port;
 
-	private TlsZooKeeperServer(JavaProcess process, int port) {
+	private TlsZooKeeperServer(JvmProcess process, int port) {
 		this.process = process;
 		this.port = port;
 	}
 
 	static TlsZooKeeperServer start(TestCertificates certificates, Path dir) throws IOException {
-		int port = LocalZooKeeper.freePort();
+		int port = FreePorts.next();
 		Path data = Files.createDirectories(dir.resolve("data"));
 		String config = """
 				tickTime=2000
@@ -51,16 +52,19 @@ final class TlsZooKeeperServer implements AutoCloseable {
 				""".formatted(data, port, NettyServerCnxnFactory.class.getName(), certificates.serverKeyStore(),
 				certificates.password(), certificates.trustStore(), certificates.password());
 		Path configFile = Files.writeString(dir.resolve("zoo.cfg"), config);
-		// the watchdog halts the server when the test JVM goes away
-		JavaProcess process = JavaProcess.start(ParentWatchdog.class, Map.of(), ZooKeeperServerMain.class.getName(),
-				configFile.toString());
+		// its watchdog halts the server when the test JVM goes away
+		JvmProcess process = JvmProcess.builder("TLS ZooKeeper", ZooKeeperServerMain.class.getName())
+			.directory(dir)
+			.arguments(List.of(configFile.toString()))
+			.build();
+		process.start();
 		TlsZooKeeperServer server = new TlsZooKeeperServer(process, port);
 		try {
 			await().atMost(Duration.ofSeconds(60)).until(server::isListening);
 		}
 		catch (RuntimeException ex) {
 			server.close();
-			throw new IllegalStateException("TLS ZooKeeper did not listen on " + port + ":\n" + process.output(), ex);
+			throw new IllegalStateException("TLS ZooKeeper did not listen on " + port + ": " + process.diagnostics(), ex);
 		}
 		return server;
 	}
@@ -74,7 +78,7 @@ final class TlsZooKeeperServer implements AutoCloseable {
 	}
 
 	String output() {
-		return this.process.output();
+		return this.process.diagnostics();
 	}
 
 	private boolean isListening() {
@@ -89,12 +93,7 @@ final class TlsZooKeeperServer implements AutoCloseable {
 
 	@Override
 	public void close() {
-		try {
-			this.process.close();
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
+		this.process.stop();
 	}
 
 }

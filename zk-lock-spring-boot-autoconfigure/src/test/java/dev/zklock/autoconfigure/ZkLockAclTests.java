@@ -1,6 +1,7 @@
 package dev.zklock.autoconfigure;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +14,6 @@ import java.util.stream.Stream;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
-import org.apache.curator.test.TestingServer;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooDefs;
@@ -24,6 +24,7 @@ import org.apache.zookeeper.server.auth.DigestAuthenticationProvider;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -37,6 +38,9 @@ import dev.zklock.LockException;
 import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
 import dev.zklock.core.CuratorLockManager;
+import dev.zklock.testsupport.InJvmZooKeeper;
+import dev.zklock.testsupport.JvmProcess;
+import dev.zklock.testsupport.OutputLines;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -57,7 +61,7 @@ class ZkLockAclTests {
 	private static final List<ACL> CREATOR_ALL = List
 		.of(new ACL(ZooDefs.Perms.ALL, new Id("digest", digest(CREDENTIALS))));
 
-	private static TestingServer server;
+	private static InJvmZooKeeper server;
 
 	private static CuratorFramework admin;
 
@@ -67,7 +71,7 @@ class ZkLockAclTests {
 
 	@BeforeAll
 	static void startZooKeeper() throws Exception {
-		server = LocalZooKeeper.start();
+		server = InJvmZooKeeper.builder().start();
 		admin = client(CREDENTIALS);
 		anonymous = client(null);
 		stranger = client("orders-app:not-the-password");
@@ -152,6 +156,9 @@ class ZkLockAclTests {
 					CuratorLockManager other = manager(otherContext.getBean(CuratorFramework.class), basePath);
 					assertThatExceptionOfType(LockException.class).isThrownBy(() -> other.acquire(request))
 						.satisfies((ex) -> logger.info("other credentials: {}", ex.getMessage()))
+						.withMessageContaining("zk-lock.auth.scheme")
+						.withMessageContaining("zk-lock.auth.credentials")
+						.withMessageNotContaining("zk-lock.connect-string")
 						.havingRootCause()
 						.isInstanceOf(KeeperException.NoAuthException.class);
 				});
@@ -162,27 +169,34 @@ class ZkLockAclTests {
 	}
 
 	@Test
-	void theSameCredentialsInAnotherProcessContendNormally() {
+	void theSameCredentialsInAnotherProcessContendNormally(@TempDir Path workerDirectory) {
 		String basePath = "/acl-" + UUID.randomUUID() + "/locks";
 		runner(null, basePath, CREDENTIALS).run((context) -> {
 			CuratorLockManager manager = manager(context.getBean(CuratorFramework.class), basePath);
 			String lockPath = manager.pathFor("orders", "7");
 			LockHandle handle = manager.acquire(LockRequest.named("orders").keys("7").build());
 			assertThat(handle.isAcquired()).isTrue();
-			try (JavaProcess worker = JavaProcess.start(LockWorker.class,
-					Map.of("ZK_LOCK_AUTH_CREDENTIALS", CREDENTIALS), "--zk-lock.connect-string=" + connectString(),
-					"--zk-lock.auth.scheme=digest", "--zk-lock.base-path=" + basePath, "--zk-lock.startup.wait=60s",
-					"--worker.lock=orders", "--worker.key=7")) {
-				worker.awaitLine("WAITING", Duration.ofSeconds(90));
+			OutputLines output = new OutputLines();
+			JvmProcess worker = JvmProcess.builder("lock worker", LockWorker.class.getName())
+				.directory(workerDirectory)
+				.environment(Map.of("ZK_LOCK_AUTH_CREDENTIALS", CREDENTIALS))
+				.arguments(List.of("--zk-lock.connect-string=" + connectString(), "--zk-lock.auth.scheme=digest",
+						"--zk-lock.base-path=" + basePath, "--zk-lock.startup.wait=60s", "--worker.lock=orders",
+						"--worker.key=7"))
+				.outputListener(output)
+				.build();
+			worker.start();
+			try {
+				output.awaitLine(worker, "WAITING", Duration.ofSeconds(90));
 				// the worker queued its own node under our CREATOR_ALL parents, and waits
 				await().atMost(Duration.ofSeconds(30)).until(() -> admin.getChildren().forPath(lockPath).size() == 2);
 				await().during(Duration.ofMillis(500))
 					.atMost(Duration.ofSeconds(2))
-					.until(() -> !worker.lines().contains("ACQUIRED"));
-				assertThat(worker.lines()).doesNotContain("FAILED", "NOT_ACQUIRED");
+					.until(() -> !output.lines().contains("ACQUIRED"));
+				assertThat(output.lines()).doesNotContain("FAILED", "NOT_ACQUIRED");
 				long released = System.nanoTime();
 				handle.close();
-				worker.awaitLine("ACQUIRED", Duration.ofSeconds(30));
+				output.awaitLine(worker, "ACQUIRED", Duration.ofSeconds(30));
 				logger.info("worker process acquired {} ms after the release",
 						Duration.ofNanos(System.nanoTime() - released).toMillis());
 				List<String> nodes = admin.getChildren().forPath(lockPath);
@@ -190,8 +204,11 @@ class ZkLockAclTests {
 				assertThat(admin.getACL().forPath(lockPath + "/" + nodes.get(0))).isEqualTo(CREATOR_ALL);
 				assertThat(acquireOnceInOtherThread(manager, LockRequest.named("orders").keys("7").build())).isFalse();
 				worker.send("RELEASE");
-				worker.awaitLine("RELEASED", Duration.ofSeconds(30));
+				output.awaitLine(worker, "RELEASED", Duration.ofSeconds(30));
 				assertThat(worker.awaitExit(Duration.ofSeconds(30))).isZero();
+			}
+			finally {
+				worker.kill();
 			}
 			assertThat(acquireOnceInOtherThread(manager, LockRequest.named("orders").keys("7").build())).isTrue();
 		});
@@ -256,7 +273,7 @@ class ZkLockAclTests {
 	}
 
 	private static String connectString() {
-		return LocalZooKeeper.connectString(server);
+		return server.connectString();
 	}
 
 	private static String digest(String credentials) {

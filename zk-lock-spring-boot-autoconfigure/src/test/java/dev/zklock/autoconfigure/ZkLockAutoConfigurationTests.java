@@ -5,9 +5,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.RetrySleeper;
@@ -16,7 +16,6 @@ import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.curator.retry.RetryOneTime;
-import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.client.ZKClientConfig;
@@ -37,6 +36,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 
+import dev.zklock.testsupport.FreePorts;
+import dev.zklock.testsupport.InJvmZooKeeper;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
@@ -46,18 +48,21 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 @ExtendWith(OutputCaptureExtension.class)
 class ZkLockAutoConfigurationTests {
 
-	private static TestingServer server;
+	private static InJvmZooKeeper server;
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(EmbeddedZooKeeperAutoConfiguration.class,
 				ZkLockAutoConfiguration.class))
-		.withPropertyValues("zk-lock.connect-string=" + LocalZooKeeper.connectString(server));
+		.withPropertyValues("zk-lock.connect-string=" + server.connectString());
 
 	@BeforeAll
 	static void startServer() throws Exception {
 		// tickTime 1s: the server accepts session timeouts from 2s to 20s
-		server = LocalZooKeeper.start(LocalZooKeeper.freePort(),
-				Map.of("tickTime", "1000", "minSessionTimeout", "2000", "maxSessionTimeout", "20000"));
+		server = InJvmZooKeeper.builder()
+			.tickTime(Duration.ofSeconds(1))
+			.setting("minSessionTimeout", "2000")
+			.setting("maxSessionTimeout", "20000")
+			.start();
 	}
 
 	@AfterAll
@@ -74,7 +79,7 @@ class ZkLockAutoConfigurationTests {
 			assertThat(client.getState()).isEqualTo(CuratorFrameworkState.STARTED);
 			assertThat(client.getZookeeperClient().isConnected()).isTrue();
 			assertThat(client.getZookeeperClient().getCurrentConnectionString())
-				.isEqualTo(LocalZooKeeper.connectString(server));
+				.isEqualTo(server.connectString());
 			assertThat(client.getNamespace()).isEmpty();
 		});
 	}
@@ -93,7 +98,7 @@ class ZkLockAutoConfigurationTests {
 				assertThat(client.getZookeeperClient().getConnectionTimeoutMs()).isEqualTo(3500);
 				// 7s lies within the server's 2s..20s, so the server grants it as asked
 				assertThat(client.getZookeeperClient().getLastNegotiatedSessionTimeoutMs()).isEqualTo(7000);
-				assertThat(output).contains("connected to ZooKeeper at " + LocalZooKeeper.connectString(server))
+				assertThat(output).contains("connected to ZooKeeper at " + server.connectString())
 					.doesNotContain("negotiated a session timeout");
 				ExponentialBackoffRetry retry = (ExponentialBackoffRetry) client.getZookeeperClient()
 					.getRetryPolicy();
@@ -138,7 +143,7 @@ class ZkLockAutoConfigurationTests {
 					.isEqualTo(DigestAuthenticationProvider.generateDigest("alice:s3cr3t-pw"));
 				assertThat(client.getData().forPath("/acl-probe")).asString(StandardCharsets.UTF_8).isEqualTo("x");
 				try (CuratorFramework anonymous = CuratorFrameworkFactory
-					.newClient(LocalZooKeeper.connectString(server), new RetryOneTime(10))) {
+					.newClient(server.connectString(), new RetryOneTime(10))) {
 					anonymous.start();
 					assertThat(anonymous.blockUntilConnected(10, TimeUnit.SECONDS)).isTrue();
 					assertThatExceptionOfType(KeeperException.NoAuthException.class)
@@ -153,7 +158,7 @@ class ZkLockAutoConfigurationTests {
 	void tlsSettingsReachTheZooKeeperClientConfig(@TempDir Path dir, CapturedOutput output) throws Exception {
 		Path trustStore = emptyPkcs12(dir.resolve("trust.p12"), "trust-pw");
 		Path keyStore = emptyPkcs12(dir.resolve("key.p12"), "key-pw");
-		int closedPort = LocalZooKeeper.freePort();
+		int closedPort = FreePorts.next();
 		this.runner
 			.withPropertyValues("zk-lock.connect-string=127.0.0.1:" + closedPort, "zk-lock.startup.fail-fast=false",
 					"zk-lock.startup.wait=100ms", "zk-lock.tls.enabled=true", "zk-lock.tls.trust-store=" + trustStore,
@@ -221,19 +226,19 @@ class ZkLockAutoConfigurationTests {
 	@Test
 	void usesTheUsersConnectionDetails() {
 		this.runner.withPropertyValues("zk-lock.connect-string=127.0.0.1:1")
-			.withBean(ZooKeeperConnectionDetails.class, () -> () -> LocalZooKeeper.connectString(server))
+			.withBean(ZooKeeperConnectionDetails.class, () -> () -> server.connectString())
 			.run((context) -> {
 				assertThat(context).doesNotHaveBean(PropertiesZooKeeperConnectionDetails.class);
 				CuratorFramework client = context.getBean(CuratorFramework.class);
 				assertThat(client.getZookeeperClient().isConnected()).isTrue();
 				assertThat(client.getZookeeperClient().getCurrentConnectionString())
-					.isEqualTo(LocalZooKeeper.connectString(server));
+					.isEqualTo(server.connectString());
 			});
 	}
 
 	@Test
 	void leavesTheUsersClientAloneNeitherStartedTwiceNorClosed() {
-		CuratorFramework users = CuratorFrameworkFactory.newClient(LocalZooKeeper.connectString(server),
+		CuratorFramework users = CuratorFrameworkFactory.newClient(server.connectString(),
 				new RetryOneTime(10));
 		users.start();
 		try {

@@ -13,6 +13,8 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Configuration;
 
+import dev.zklock.testsupport.FreePorts;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
 
@@ -33,7 +35,7 @@ class ZkLockFailureReportTests {
 
 	@Test
 	void unreachableServerIsReported(CapturedOutput output) {
-		int port = LocalZooKeeper.freePort();
+		int port = FreePorts.next();
 		assertThatException()
 			.isThrownBy(() -> run("zk-lock.connect-string=127.0.0.1:" + port, "zk-lock.startup.wait=300ms"));
 		assertThat(output).contains("APPLICATION FAILED TO START")

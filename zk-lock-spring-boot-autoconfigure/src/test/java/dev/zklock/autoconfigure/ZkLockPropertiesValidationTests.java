@@ -4,7 +4,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -19,6 +18,8 @@ import org.springframework.boot.test.context.assertj.AssertableApplicationContex
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.ContextConsumer;
 
+import dev.zklock.testsupport.InJvmZooKeeper;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -27,15 +28,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ZkLockPropertiesValidationTests {
 
-	private static TestingServer server;
+	private static InJvmZooKeeper server;
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(ZkLockAutoConfiguration.class))
-		.withPropertyValues("zk-lock.connect-string=" + LocalZooKeeper.connectString(server));
+		.withPropertyValues("zk-lock.connect-string=" + server.connectString());
 
 	@BeforeAll
 	static void startServer() throws Exception {
-		server = LocalZooKeeper.start();
+		server = InJvmZooKeeper.builder().start();
 	}
 
 	@AfterAll

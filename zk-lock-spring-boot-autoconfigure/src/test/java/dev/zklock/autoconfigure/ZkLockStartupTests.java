@@ -1,10 +1,8 @@
 package dev.zklock.autoconfigure;
 
 import java.time.Duration;
-import java.util.Map;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.slf4j.Logger;
@@ -15,6 +13,9 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import dev.zklock.testsupport.FreePorts;
+import dev.zklock.testsupport.InJvmZooKeeper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -33,7 +34,7 @@ class ZkLockStartupTests {
 
 	@Test
 	void failsFastWhenNothingListens() {
-		int port = LocalZooKeeper.freePort();
+		int port = FreePorts.next();
 		long start = System.nanoTime();
 		this.runner.withPropertyValues("zk-lock.connect-string=127.0.0.1:" + port, "zk-lock.startup.wait=1s")
 			.run((context) -> {
@@ -62,7 +63,7 @@ class ZkLockStartupTests {
 	void failFastReportMentionsTlsAndAuthWhenConfigured() {
 		// a usable trust store: the TLS probe reports an unusable one instead
 		TestCertificates certificates = TestCertificates.get();
-		int port = LocalZooKeeper.freePort();
+		int port = FreePorts.next();
 		this.runner
 			.withPropertyValues("zk-lock.connect-string=127.0.0.1:" + port, "zk-lock.startup.wait=200ms",
 					"zk-lock.tls.enabled=true", "zk-lock.tls.trust-store=" + certificates.trustStore(),
@@ -81,7 +82,7 @@ class ZkLockStartupTests {
 
 	@Test
 	void startsAnywayAndConnectsOnceTheServerIsUp(CapturedOutput output) throws Exception {
-		int port = LocalZooKeeper.freePort();
+		int port = FreePorts.next();
 		this.runner
 			.withPropertyValues("zk-lock.connect-string=127.0.0.1:" + port, "zk-lock.startup.wait=500ms",
 					"zk-lock.startup.fail-fast=false")
@@ -92,7 +93,7 @@ class ZkLockStartupTests {
 				// the client keeps trying that port in the background
 				await().atMost(Duration.ofSeconds(10)).until(() -> hasSendThreadFor(port));
 				assertThat(output).contains("not connected to ZooKeeper at 127.0.0.1:" + port + " within 500ms");
-				try (TestingServer server = LocalZooKeeper.start(port, Map.of())) {
+				try (InJvmZooKeeper server = InJvmZooKeeper.builder().port(port).start()) {
 					long start = System.nanoTime();
 					await().atMost(Duration.ofSeconds(30)).until(() -> client.getZookeeperClient().isConnected());
 					logger.info("client connected {} ms after the server started",

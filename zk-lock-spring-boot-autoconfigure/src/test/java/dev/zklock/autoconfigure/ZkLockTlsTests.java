@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.client.ZKClientConfig;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -26,6 +25,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
 import dev.zklock.core.CuratorLockManager;
+import dev.zklock.testsupport.InJvmZooKeeper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -127,14 +127,14 @@ class ZkLockTlsTests {
 
 	@Test
 	void failsFastWhenTlsIsOnAgainstAPlainPort() throws Exception {
-		try (TestingServer plain = LocalZooKeeper.start()) {
+		try (InJvmZooKeeper plain = InJvmZooKeeper.builder().start()) {
 			List<String> properties = new ArrayList<>(List.of(tls(certificates.trustStore(), true)));
-			properties.add("zk-lock.connect-string=" + LocalZooKeeper.connectString(plain));
+			properties.add("zk-lock.connect-string=" + plain.connectString());
 			ZooKeeperTlsException failure = startAndFail(properties.toArray(String[]::new));
 			assertThat(failure.getProperty()).isEqualTo("zk-lock.connect-string");
 			FailureAnalysis analysis = analyze(failure);
 			assertThat(analysis.getDescription()).contains("the TLS handshake with "
-					+ LocalZooKeeper.connectString(plain) + " failed: the server closed the connection without "
+					+ plain.connectString() + " failed: the server closed the connection without "
 					+ "answering, as a plain client port does");
 			assertThat(analysis.getAction()).contains("secure client port (secureClientPort)");
 		}

@@ -8,6 +8,8 @@ import javax.net.ssl.SSLHandshakeException;
 
 import org.junit.jupiter.api.Test;
 
+import dev.zklock.testsupport.FreePorts;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -62,7 +64,7 @@ class ZooKeeperTlsProbeTests {
 
 	@Test
 	void serversThatAreNotListeningProveNothing() {
-		int port = LocalZooKeeper.freePort();
+		int port = FreePorts.next();
 		assertThat(new ZooKeeperTlsProbe("127.0.0.1:" + port, null).probe(Duration.ofSeconds(2))).isNull();
 	}
 

@@ -1,19 +1,25 @@
 package dev.zklock.core;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import dev.zklock.LockException;
 import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
 import dev.zklock.annotation.LockMode;
+import dev.zklock.testsupport.ZooKeeperProxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -81,6 +87,88 @@ class CuratorLockManagerTests extends AbstractZooKeeperTests {
 		});
 		other.start();
 		assertThat(second.get(10, TimeUnit.SECONDS)).isGreaterThan(first);
+	}
+
+	@ParameterizedTest
+	@EnumSource(LockMode.class)
+	void anInterruptBeforeCloseDoesNotFailTheRelease(LockMode mode) throws Exception {
+		LockRequest request = LockRequest.named("interrupted").keys(mode.name()).mode(mode).permits(2).build();
+		String path = this.manager.pathFor("interrupted", mode.name());
+		LockHandle handle = this.manager.acquire(request);
+		assertThat(lockNodes(path)).hasSize(1);
+		Thread.currentThread().interrupt();
+		try {
+			handle.close();
+			assertThat(Thread.currentThread().isInterrupted()).as("interrupt flag after close").isTrue();
+		}
+		finally {
+			Thread.interrupted();
+		}
+		assertThat(lockNodes(path)).isEmpty();
+		assertThat(this.manager.getRegistry().snapshot()).isEmpty();
+	}
+
+	@ParameterizedTest
+	@EnumSource(LockMode.class)
+	void anInterruptDuringTheReleaseDeleteDoesNotFailTheRelease(LockMode mode) throws Exception {
+		LockRequest request = LockRequest.named("interrupted").keys(mode.name()).mode(mode).permits(2).build();
+		try (ZooKeeperProxy proxy = ZooKeeperProxy.start("release", List.of(server.getPort()));
+				CuratorFramework proxied = CuratorFrameworkFactory.newClient(proxy.connectString(), 30_000, 10_000,
+						new RetryOneTime(100));
+				CuratorLockManager manager = new CuratorLockManager(proxied, this.basePath, Duration.ofSeconds(30))) {
+			proxied.start();
+			assertThat(proxied.blockUntilConnected(10, TimeUnit.SECONDS)).isTrue();
+			String path = manager.pathFor("interrupted", mode.name());
+			CountDownLatch acquired = new CountDownLatch(1);
+			CountDownLatch close = new CountDownLatch(1);
+			CompletableFuture<Boolean> flagAfterClose = new CompletableFuture<>();
+			CompletableFuture<List<String>> nodesAfterClose = new CompletableFuture<>();
+			Thread holder = new Thread(() -> {
+				try {
+					LockHandle handle = manager.acquire(request);
+					acquired.countDown();
+					close.await();
+					handle.close();
+					flagAfterClose.complete(Thread.interrupted());
+					nodesAfterClose.complete(lockNodes(path));
+				}
+				catch (Throwable ex) {
+					flagAfterClose.completeExceptionally(ex);
+				}
+			}, "holder-" + mode);
+			holder.start();
+			assertThat(acquired.await(10, TimeUnit.SECONDS)).isTrue();
+			proxy.blackhole();
+			close.countDown();
+			await().atMost(Duration.ofSeconds(10)).until(() -> inZooKeeperRequest(holder));
+			holder.interrupt();
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> inZooKeeperRequest(holder) || holder.getState() == Thread.State.TERMINATED);
+			proxy.pass();
+			assertThat(flagAfterClose.get(30, TimeUnit.SECONDS)).as("interrupt flag after close").isTrue();
+			assertThat(nodesAfterClose.get()).isEmpty();
+			assertThat(manager.getRegistry().snapshot()).isEmpty();
+		}
+	}
+
+	// Blocked waiting for a ZooKeeper reply
+	private static boolean inZooKeeperRequest(Thread thread) {
+		return thread.getState() == Thread.State.WAITING && Arrays.stream(thread.getStackTrace())
+			.anyMatch((frame) -> frame.getMethodName().equals("submitRequest"));
+	}
+
+	// Lock nodes of every recipe: direct children, or a semaphore's leases and queue
+	private static List<String> lockNodes(String path) throws Exception {
+		List<String> nodes = new ArrayList<>();
+		for (String child : client.getChildren().forPath(path)) {
+			if (child.equals("leases") || child.equals("locks")) {
+				nodes.addAll(client.getChildren().forPath(path + "/" + child));
+			}
+			else {
+				nodes.add(child);
+			}
+		}
+		return nodes;
 	}
 
 	@Test

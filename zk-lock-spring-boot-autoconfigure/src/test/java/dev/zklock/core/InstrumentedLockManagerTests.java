@@ -15,6 +15,7 @@ import dev.zklock.LockException;
 import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
 import dev.zklock.annotation.LockMode;
+import dev.zklock.testsupport.TestThreads;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -47,12 +48,12 @@ class InstrumentedLockManagerTests extends AbstractZooKeeperTests {
 	void reportsTimeoutsAndFailures() throws Exception {
 		LockManager instrumented = instrument(recording("a"));
 		LockRequest request = LockRequest.named("ledger").keys("1").timeout(Duration.ZERO).build();
-		try (LockHandle held = this.manager.acquire(request)) {
+		try (LockHandle held = this.manager.acquire(request); TestThreads threads = new TestThreads("other")) {
 			CompletableFuture<Boolean> other = CompletableFuture.supplyAsync(() -> {
 				try (LockHandle handle = instrumented.acquire(request)) {
 					return handle.isAcquired();
 				}
-			});
+			}, threads);
 			assertThat(other.get(10, TimeUnit.SECONDS)).isFalse();
 		}
 		LockRequest read = LockRequest.named("ledger").keys("2").mode(LockMode.READ).build();
@@ -94,8 +95,9 @@ class InstrumentedLockManagerTests extends AbstractZooKeeperTests {
 	@Test
 	void aCloseRefusedToAnotherThreadReportsNoRelease() throws Exception {
 		LockManager instrumented = instrument(recording("a"));
-		try (LockHandle handle = instrumented.acquire(LockRequest.named("ledger").keys("1").build())) {
-			CompletableFuture<Void> foreignClose = CompletableFuture.runAsync(handle::close);
+		try (LockHandle handle = instrumented.acquire(LockRequest.named("ledger").keys("1").build());
+				TestThreads threads = new TestThreads("foreign")) {
+			CompletableFuture<Void> foreignClose = CompletableFuture.runAsync(handle::close, threads);
 			assertThat(foreignClose).failsWithin(Duration.ofSeconds(10));
 			assertThat(handle.isAcquired()).isTrue();
 			assertThat(this.events).doesNotContain("a:released");

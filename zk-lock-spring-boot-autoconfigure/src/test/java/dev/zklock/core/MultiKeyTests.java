@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
+import dev.zklock.testsupport.TestThreads;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -27,9 +28,11 @@ class MultiKeyTests extends AbstractZooKeeperTests {
 	void oppositeKeyOrdersNeverDeadlock() throws Exception {
 		CyclicBarrier start = new CyclicBarrier(2);
 		long begin = System.nanoTime();
-		CompletableFuture<Void> ab = CompletableFuture.runAsync(() -> rounds(start, "a", "b"));
-		CompletableFuture<Void> ba = CompletableFuture.runAsync(() -> rounds(start, "b", "a"));
-		CompletableFuture.allOf(ab, ba).get(120, TimeUnit.SECONDS);
+		try (TestThreads threads = new TestThreads("transfer")) {
+			CompletableFuture<Void> ab = CompletableFuture.runAsync(() -> rounds(start, "a", "b"), threads);
+			CompletableFuture<Void> ba = CompletableFuture.runAsync(() -> rounds(start, "b", "a"), threads);
+			CompletableFuture.allOf(ab, ba).get(120, TimeUnit.SECONDS);
+		}
 		long millis = (System.nanoTime() - begin) / 1_000_000;
 		System.out.printf("multi-key: %d rounds of {a,b} against {b,a} in %d ms (%.0f acquisitions/s)%n", ROUNDS,
 				millis, 2_000.0 * ROUNDS / millis);

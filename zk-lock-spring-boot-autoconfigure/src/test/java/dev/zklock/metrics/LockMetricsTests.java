@@ -20,6 +20,7 @@ import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
@@ -43,6 +44,7 @@ import dev.zklock.autoconfigure.ZkLockMetricsAutoConfiguration;
 import dev.zklock.core.LockManager;
 import dev.zklock.testsupport.OtherInstance;
 import dev.zklock.testsupport.StoppableZooKeeper;
+import dev.zklock.testsupport.TestThreads;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -71,6 +73,8 @@ class LockMetricsTests {
 	private final ApplicationContextRunner contextRunner = this.withoutRegistry.withBean(SimpleMeterRegistry.class,
 			SimpleMeterRegistry::new);
 
+	private final TestThreads threads = new TestThreads("holder");
+
 	@BeforeAll
 	static void startServer() {
 		server = StoppableZooKeeper.start();
@@ -79,6 +83,11 @@ class LockMetricsTests {
 	@AfterAll
 	static void stopServer() {
 		server.close();
+	}
+
+	@AfterEach
+	void stopThreads() {
+		this.threads.close();
 	}
 
 	@Test
@@ -134,7 +143,8 @@ class LockMetricsTests {
 			MeterRegistry registry = context.getBean(MeterRegistry.class);
 			CountDownLatch inside = new CountDownLatch(1);
 			CountDownLatch leave = new CountDownLatch(1);
-			CompletableFuture<String> holding = CompletableFuture.supplyAsync(() -> stock.holdUntil("a", inside, leave));
+			CompletableFuture<String> holding = CompletableFuture.supplyAsync(() -> stock.holdUntil("a", inside, leave),
+					this.threads);
 			assertThat(inside.await(10, TimeUnit.SECONDS)).isTrue();
 			assertThat(registry.get("zk.lock.active").tag("name", "stock").gauge().value()).isEqualTo(1);
 			AtomicReference<Throwable> failure = new AtomicReference<>();

@@ -16,8 +16,18 @@ final class Directories {
 	}
 
 	static Path createTemporary(String prefix) {
+		return createTemporary(null, prefix);
+	}
+
+	/**
+	 * Create a temporary directory.
+	 * @param parent where, or {@code null} for the default temporary directory
+	 * @param prefix the name prefix
+	 * @return the new directory
+	 */
+	static Path createTemporary(Path parent, String prefix) {
 		try {
-			return Files.createTempDirectory(prefix);
+			return (parent != null) ? Files.createTempDirectory(parent, prefix) : Files.createTempDirectory(prefix);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("Could not create a temporary directory " + prefix + "*", ex);

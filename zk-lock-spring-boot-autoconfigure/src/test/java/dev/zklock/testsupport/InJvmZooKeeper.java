@@ -1,5 +1,6 @@
 package dev.zklock.testsupport;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -46,9 +47,9 @@ public final class InJvmZooKeeper implements AutoCloseable {
 	private ZooKeeperServerEmbedded server;
 
 	private InJvmZooKeeper(Builder builder) {
-		this.directory = Directories.createTemporary("zk-lock-in-jvm-");
+		this.directory = Directories.createTemporary(builder.parentDirectory, "zk-lock-in-jvm-");
 		this.dataDirectory = Directories.create(this.directory.resolve("data"));
-		this.port = FreePorts.next();
+		this.port = (builder.port != 0) ? builder.port : FreePorts.next();
 		this.config = ZooKeeperConfig.server(builder.tickTime, this.dataDirectory.toString(), this.port)
 			.setAll(builder.settings);
 		this.containerCheckInterval = builder.containerCheckInterval;
@@ -181,7 +182,33 @@ public final class InJvmZooKeeper implements AutoCloseable {
 
 		private Duration startupTimeout = Duration.ofSeconds(30);
 
+		private int port;
+
+		private Path parentDirectory;
+
 		private Builder() {
+		}
+
+		/**
+		 * The client port on 127.0.0.1.
+		 * @param port the port, a free one by default
+		 * @return this builder
+		 */
+		public Builder port(int port) {
+			this.port = port;
+			return this;
+		}
+
+		/**
+		 * Keep the server's directory in a tmpfs ({@code /dev/shm}) where the machine
+		 * has one: the server's fsync per write is then free, which makes tests of
+		 * thousands of locks about ten times faster.
+		 * @return this builder
+		 */
+		public Builder inMemory() {
+			Path shm = Path.of("/dev/shm");
+			this.parentDirectory = (Files.isDirectory(shm) && Files.isWritable(shm)) ? shm : null;
+			return this;
 		}
 
 		/**

@@ -74,6 +74,8 @@ public final class JvmProcess {
 
 	private final Consumer<String> outputListener;
 
+	private final Map<String, String> environment;
+
 	private volatile Process process;
 
 	private volatile BufferedWriter input;
@@ -92,6 +94,7 @@ public final class JvmProcess {
 		this.jvmOptions = List.copyOf(builder.jvmOptions);
 		this.systemProperties = Map.copyOf(builder.systemProperties);
 		this.outputListener = builder.outputListener;
+		this.environment = Map.copyOf(builder.environment);
 		writeLogbackConfig(builder.rootLogLevel);
 	}
 
@@ -134,6 +137,7 @@ public final class JvmProcess {
 		command.add(this.mainClass);
 		command.addAll(this.arguments);
 		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+		builder.environment().putAll(this.environment);
 		if (this.outputListener == null) {
 			builder.redirectOutput(Redirect.appendTo(this.logFile.toFile()));
 		}
@@ -430,6 +434,8 @@ public final class JvmProcess {
 
 		private Consumer<String> outputListener;
 
+		private final Map<String, String> environment = new LinkedHashMap<>();
+
 		private String rootLogLevel = "INFO";
 
 		private Builder(String name, String mainClass) {
@@ -484,6 +490,17 @@ public final class JvmProcess {
 		 */
 		public Builder systemProperties(Map<String, String> properties) {
 			this.systemProperties.putAll(properties);
+			return this;
+		}
+
+		/**
+		 * Add environment variables to the inherited environment, such as secrets that
+		 * must not show on the command line.
+		 * @param variables the variables
+		 * @return this builder
+		 */
+		public Builder environment(Map<String, String> variables) {
+			this.environment.putAll(variables);
 			return this;
 		}
 

@@ -1,26 +1,16 @@
 package dev.zklock.testsupport;
 
-import java.io.File;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Map;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryNTimes;
-import org.apache.curator.test.InstanceSpec;
-import org.apache.curator.test.TestingServer;
-
-import org.springframework.util.FileSystemUtils;
 
 /**
- * A real in-JVM ZooKeeper server on 127.0.0.1 that a test can stop and restart on
- * the same port, with a short tick time so that sessions may be as short as one
- * second, and its data on a tmpfs where there is one: the server's fsync per write
- * is then free, which makes tests of thousands of locks ten times faster.
+ * An {@link InJvmZooKeeper} preset for tests that stop and restart the server on the
+ * same port: a short tick time so that sessions may be as short as one second, and
+ * its data in a tmpfs where there is one ({@link InJvmZooKeeper.Builder#inMemory()}).
  */
 public final class StoppableZooKeeper implements AutoCloseable {
 
@@ -29,13 +19,10 @@ public final class StoppableZooKeeper implements AutoCloseable {
 	 */
 	public static final int TICK_TIME_MILLIS = 500;
 
-	private final TestingServer server;
+	private final InJvmZooKeeper server;
 
-	private final Path workDirectory;
-
-	private StoppableZooKeeper(TestingServer server, Path workDirectory) {
+	private StoppableZooKeeper(InJvmZooKeeper server) {
 		this.server = server;
-		this.workDirectory = workDirectory;
 	}
 
 	/**
@@ -43,54 +30,26 @@ public final class StoppableZooKeeper implements AutoCloseable {
 	 * @return the running server
 	 */
 	public static StoppableZooKeeper start() {
-		try {
-			Path workDirectory = workDirectory();
-			File dataDirectory = (workDirectory != null) ? workDirectory.resolve("data").toFile() : null;
-			InstanceSpec spec = new InstanceSpec(dataDirectory, FreePorts.next(), -1, -1, true, -1, TICK_TIME_MILLIS, -1,
-					Map.of("clientPortAddress", "127.0.0.1"), "127.0.0.1");
-			return new StoppableZooKeeper(new TestingServer(spec, true), workDirectory);
-		}
-		catch (Exception ex) {
-			throw new IllegalStateException("Could not start a test ZooKeeper server", ex);
-		}
-	}
-
-	// In memory where the machine has a tmpfs: the server's fsync per write is then
-	// free. The server also writes its configuration file next to its data.
-	private static Path workDirectory() throws IOException {
-		Path shm = Path.of("/dev/shm");
-		if (Files.isDirectory(shm) && Files.isWritable(shm)) {
-			return Files.createTempDirectory(shm, "zk-lock-test-");
-		}
-		return null;
+		return new StoppableZooKeeper(
+				InJvmZooKeeper.builder().tickTime(Duration.ofMillis(TICK_TIME_MILLIS)).inMemory().start());
 	}
 
 	public String connectString() {
-		return "127.0.0.1:" + this.server.getPort();
+		return this.server.connectString();
 	}
 
 	/**
-	 * Stop the server, keeping its port and data, as a crash would.
+	 * Stop the server, keeping its port and data.
 	 */
 	public void stop() {
-		try {
-			this.server.stop();
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
+		this.server.stop();
 	}
 
 	/**
 	 * Start the stopped server again on the same port.
 	 */
 	public void restart() {
-		try {
-			this.server.restart();
-		}
-		catch (Exception ex) {
-			throw new IllegalStateException("Could not restart the test ZooKeeper server", ex);
-		}
+		this.server.start();
 	}
 
 	/**
@@ -122,15 +81,7 @@ public final class StoppableZooKeeper implements AutoCloseable {
 
 	@Override
 	public void close() {
-		try {
-			this.server.close();
-			if (this.workDirectory != null) {
-				FileSystemUtils.deleteRecursively(this.workDirectory);
-			}
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
+		this.server.close();
 	}
 
 }
