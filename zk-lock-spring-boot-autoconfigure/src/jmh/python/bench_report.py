@@ -5,7 +5,9 @@ Usage: bench_report.py DIR
 
 Reads DIR/jmh-result.json (JMH's JSON) and DIR/run-info.json (written by
 BenchmarkSuite), writes DIR/results.md and DIR/chart.svg, and prints the target
-checks. Python 3 standard library only.
+checks. It also trims DIR/jmh-result.json to the figures read here (dropping
+JMH's raw samples and histograms, some megabytes), so that it can be committed.
+Python 3 standard library only.
 """
 
 import json
@@ -21,6 +23,8 @@ UNCONTENDED = [
     ("UncontendedBenchmarks.zooKeeperFloor", "Raw ZooKeeper create(EPHEMERAL_SEQUENTIAL) + delete: the floor", None),
     ("UncontendedBenchmarks.curatorMutex", "Raw Curator InterProcessMutex", None),
     ("UncontendedBenchmarks.annotatedMutex", "@DistributedLock MUTEX (Spring proxy)", "UncontendedBenchmarks.curatorMutex"),
+    ("UncontendedBenchmarks.annotatedMutexWithMetrics", "@DistributedLock MUTEX with metrics (Micrometer)",
+     "UncontendedBenchmarks.curatorMutex"),
     ("UncontendedBenchmarks.templateMutex", "LockTemplate MUTEX", "UncontendedBenchmarks.curatorMutex"),
     ("UncontendedBenchmarks.springIntegrationLock", "Spring Integration ZookeeperLockRegistry lock()",
      "UncontendedBenchmarks.curatorMutex"),
@@ -65,6 +69,29 @@ def load(directory):
         with open(info_file, encoding="utf-8") as f:
             info = json.load(f)
     return {e["benchmark"][len(PACKAGE):]: e for e in entries if e["benchmark"].startswith(PACKAGE)}, info
+
+
+# what trim() keeps of each metric: enough to write the report again
+PRIMARY_FIELDS = ("score", "scoreError", "scoreConfidence", "scorePercentiles", "scoreUnit")
+SECONDARY_FIELDS = ("score", "scoreError", "scoreUnit")
+PERCENTILES = ("50.0", "99.0")
+
+
+def trim(directory):
+    """Rewrite DIR/jmh-result.json with only the fields this script reads."""
+    path = os.path.join(directory, "jmh-result.json")
+    with open(path, encoding="utf-8") as f:
+        entries = json.load(f)
+    for entry in entries:
+        primary = {k: v for k, v in entry["primaryMetric"].items() if k in PRIMARY_FIELDS}
+        if "scorePercentiles" in primary:
+            primary["scorePercentiles"] = {p: v for p, v in primary["scorePercentiles"].items() if p in PERCENTILES}
+        entry["primaryMetric"] = primary
+        entry["secondaryMetrics"] = {name: {k: v for k, v in metric.items() if k in SECONDARY_FIELDS}
+                                     for name, metric in entry.get("secondaryMetrics", {}).items()}
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(entries, f, indent=4)
+        f.write("\n")
 
 
 def number(value):
@@ -402,6 +429,7 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     directory = argv[1]
+    trim(directory)
     results, info = load(directory)
     unc_rows, unc = uncontended_rows(results)
     cont_rows = contended_rows(results)

@@ -36,7 +36,17 @@ public final class BenchContext implements AutoCloseable {
 	 * @return the context
 	 */
 	public static BenchContext start() {
+		return start(new Class<?>[0]);
+	}
+
+	/**
+	 * Start the context with more configuration.
+	 * @param configurations configuration classes added to {@link BenchConfiguration}
+	 * @return the context
+	 */
+	public static BenchContext start(Class<?>... configurations) {
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(BenchConfiguration.class)
+			.sources(configurations)
 			.web(WebApplicationType.NONE)
 			.bannerMode(Banner.Mode.OFF)
 			.logStartupInfo(false)

@@ -5,15 +5,27 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The second JVM of the two-JVM runs: its threads contend for the same key as
  * the benchmark's, counting their acquisitions and marking their releases on the
- * shared {@link HandoffBoard}. It prints {@code ready} once its threads run, and
- * stops when its standard input closes.
+ * shared {@link HandoffBoard}. It prints {@code ready} once its threads have run
+ * {@value #WARM_UP_CYCLES} cycles among themselves, so that its lock path is
+ * compiled before the measured JVM's warm-up starts, and stops when its standard
+ * input closes.
  */
 public final class Contender {
+
+	/**
+	 * Cycles the threads run together before the contender reports ready: enough
+	 * for the JIT (at a tenth of its usual thresholds) to compile the lock path.
+	 */
+	static final int WARM_UP_CYCLES = 5_000;
+
+	private static final long WARM_UP_LIMIT_SECONDS = 90;
 
 	private Contender() {
 	}
@@ -29,6 +41,7 @@ public final class Contender {
 		LockFixture fixture = new LockFixture();
 		fixture.start();
 		AtomicBoolean running = new AtomicBoolean(true);
+		CountDownLatch warmedUp = new CountDownLatch(WARM_UP_CYCLES);
 		List<Thread> workers = new ArrayList<>();
 		for (int i = 0; i < threads; i++) {
 			Contestant.Cycle cycle = contestant.newCycle(fixture);
@@ -37,6 +50,7 @@ public final class Contender {
 				try {
 					while (running.get()) {
 						cycle.run(probe);
+						warmedUp.countDown();
 					}
 				}
 				catch (Exception ex) {
@@ -45,6 +59,10 @@ public final class Contender {
 			}, "contender-" + i);
 			workers.add(worker);
 			worker.start();
+		}
+		if (!warmedUp.await(WARM_UP_LIMIT_SECONDS, TimeUnit.SECONDS)) {
+			System.err.println("Contender ran " + (WARM_UP_CYCLES - warmedUp.getCount()) + " of " + WARM_UP_CYCLES
+					+ " warm-up cycles in " + WARM_UP_LIMIT_SECONDS + " s; starting anyway");
 		}
 		System.out.println("ready");
 		System.out.flush();

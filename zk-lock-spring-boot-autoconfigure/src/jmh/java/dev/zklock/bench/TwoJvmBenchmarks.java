@@ -20,10 +20,15 @@ import org.openjdk.jmh.annotations.Warmup;
  * Two JVMs with 4 threads each want one key. The score is this JVM's
  * acquisitions per second; multiplied by {@code acquisitions.ratio} it gives both
  * JVMs' together. Hand-offs are timed across the two JVMs.
+ * <p>
+ * Every hand-off crosses to the other JVM and back, so the slower JVM sets the
+ * pace: the other JVM warms up before the trial starts ({@link Contender}), and
+ * this one has a longer warm-up than the one-JVM rows, so that neither runs
+ * interpreted code in the measured iterations.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 4, time = 2)
+@Warmup(iterations = 8, time = 2)
 @Measurement(iterations = 5, time = 2)
 @Fork(1)
 @Threads(4)

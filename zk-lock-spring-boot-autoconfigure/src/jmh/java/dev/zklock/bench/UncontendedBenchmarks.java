@@ -58,6 +58,16 @@ public class UncontendedBenchmarks {
 	}
 
 	/**
+	 * {@code @DistributedLock} MUTEX through the Spring proxy, with zk-lock's
+	 * Micrometer metrics on a {@code SimpleMeterRegistry}.
+	 * @param fixture the locks, with metrics
+	 */
+	@Benchmark
+	public void annotatedMutexWithMetrics(MetricsFixture fixture) {
+		fixture.service().mutex(LockFixture.KEY);
+	}
+
+	/**
 	 * {@code LockTemplate.execute} MUTEX.
 	 * @param fixture the locks
 	 */

@@ -19,8 +19,11 @@ import org.springframework.expression.BeanResolver;
 import org.springframework.expression.Expression;
 import org.springframework.expression.spel.SpelNode;
 import org.springframework.expression.spel.ast.BeanReference;
+import org.springframework.expression.spel.ast.CompoundExpression;
+import org.springframework.expression.spel.ast.PropertyOrFieldReference;
 import org.springframework.expression.spel.ast.VariableReference;
 import org.springframework.expression.spel.standard.SpelExpression;
+import org.springframework.expression.spel.support.StandardEvaluationContext;
 
 /**
  * Parses lock key expressions once, checks the variables and beans they refer
@@ -38,9 +41,14 @@ final class LockKeyEvaluator extends CachedExpressionEvaluator {
 
 	private final BeanResolver beanResolver;
 
+	private final StandardEvaluationContext propertyContext = new StandardEvaluationContext();
+
 	LockKeyEvaluator(BeanFactory beanFactory) {
 		this.beanFactory = beanFactory;
 		this.beanResolver = (beanFactory != null) ? new BeanFactoryResolver(beanFactory) : null;
+		// initialised here, so that threads sharing the context only read it
+		this.propertyContext.getPropertyAccessors();
+		this.propertyContext.getTypeConverter();
 	}
 
 	/**
@@ -122,6 +130,58 @@ final class LockKeyEvaluator extends CachedExpressionEvaluator {
 	private Set<String> parameterNames(Method method) {
 		String[] names = getParameterNameDiscoverer().getParameterNames(method);
 		return (names != null) ? new LinkedHashSet<>(List.of(names)) : Set.of();
+	}
+
+	/**
+	 * A shortcut for an expression that is one argument, or a plain property path
+	 * on one, that reads it as the full evaluation would.
+	 * @param expression the parsed expression
+	 * @param method the annotated method
+	 * @return the shortcut, or {@code null} when the expression needs the full
+	 * evaluation
+	 */
+	ArgumentKeyExpression shortcut(Expression expression, Method method) {
+		if (!(expression instanceof SpelExpression spel)) {
+			return null;
+		}
+		SpelNode variable = spel.getAST();
+		List<String> properties = new ArrayList<>();
+		if (variable instanceof CompoundExpression compound) {
+			variable = compound.getChild(0);
+			for (int i = 1; i < compound.getChildCount(); i++) {
+				if (!(compound.getChild(i) instanceof PropertyOrFieldReference property) || property.isNullSafe()) {
+					return null;
+				}
+				properties.add(property.getName());
+			}
+		}
+		if (!(variable instanceof VariableReference)) {
+			return null;
+		}
+		int index = argumentIndex(variable.toStringAST().substring(1), method);
+		if (index < 0) {
+			return null;
+		}
+		Expression propertyPath = properties.isEmpty() ? null : getParser().parseExpression(String.join(".", properties));
+		return new ArgumentKeyExpression(index, method.getParameterCount(), propertyPath, this.propertyContext);
+	}
+
+	// The argument a variable names: like MethodBasedEvaluationContext, a later parameter wins
+	private int argumentIndex(String variable, Method method) {
+		if (ROOT_VARIABLES.contains(variable)) {
+			return -1;
+		}
+		String[] names = getParameterNameDiscoverer().getParameterNames(method);
+		if (names != null && names.length != method.getParameterCount()) {
+			return -1;
+		}
+		int index = -1;
+		for (int i = 0; i < method.getParameterCount(); i++) {
+			if (variable.equals("a" + i) || variable.equals("p" + i) || (names != null && variable.equals(names[i]))) {
+				index = i;
+			}
+		}
+		return index;
 	}
 
 	/**

@@ -45,6 +45,8 @@ public final class LockOperation {
 
 	private final LockKeyEvaluator keyEvaluator;
 
+	private final ArgumentKeyExpression keyShortcut;
+
 	private final OnTimeout onTimeout;
 
 	private final FallbackMethod fallback;
@@ -66,6 +68,7 @@ public final class LockOperation {
 		this.keyExpressionString = keyExpressionString;
 		this.keyExpression = keyExpression;
 		this.keyEvaluator = keyEvaluator;
+		this.keyShortcut = (keyExpression != null) ? keyEvaluator.shortcut(keyExpression, method) : null;
 		this.onTimeout = onTimeout;
 		this.fallback = fallback;
 		this.skipValue = skipValue;
@@ -168,12 +171,9 @@ public final class LockOperation {
 		if (this.keyExpression == null) {
 			return List.of();
 		}
-		Object value;
-		try {
-			value = this.keyEvaluator.evaluate(this.keyExpression, this.method, args, target, this.targetClass);
-		}
-		catch (EvaluationException ex) {
-			throw keyProblem("could not be evaluated (" + ex.getMessage() + ")", ex);
+		Object value = (this.keyShortcut != null) ? this.keyShortcut.value(args) : ArgumentKeyExpression.UNRESOLVED;
+		if (value == ArgumentKeyExpression.UNRESOLVED) {
+			value = evaluateKey(args, target);
 		}
 		if (value == null) {
 			throw keyProblem("evaluated to null", null);
@@ -185,6 +185,15 @@ public final class LockOperation {
 			return keys(ObjectUtils.toObjectArray(value));
 		}
 		return List.of(key(value, -1));
+	}
+
+	private Object evaluateKey(Object[] args, Object target) {
+		try {
+			return this.keyEvaluator.evaluate(this.keyExpression, this.method, args, target, this.targetClass);
+		}
+		catch (EvaluationException ex) {
+			throw keyProblem("could not be evaluated (" + ex.getMessage() + ")", ex);
+		}
 	}
 
 	private List<String> keys(Object[] elements) {

@@ -24,6 +24,13 @@ import org.slf4j.LoggerFactory;
  * holds), so it excludes synchronous MUTEX holders of the same path too. Not
  * re-entrant: each attempt creates a node of its own. Callbacks run on
  * Curator's event thread and only issue further background calls.
+ * <p>
+ * The first read of the queue is sent right behind the create, without waiting
+ * for its answer: ZooKeeper answers one session's requests in order, so that
+ * listing already shows our node, and an uncontended attempt takes one round
+ * trip instead of two. When it cannot be used (the create had to make the parent
+ * first, or was retried after a connection loss) the queue is read again once our
+ * node is known.
  */
 final class AsyncMutex {
 
@@ -49,6 +56,8 @@ final class AsyncMutex {
 
 	private boolean abandoned;
 
+	private boolean firstReadPending;
+
 	/**
 	 * Create an attempt.
 	 * @param client the client
@@ -71,6 +80,9 @@ final class AsyncMutex {
 	 * deleted then)
 	 */
 	CompletableFuture<LockNode> start() {
+		synchronized (this) {
+			this.firstReadPending = true;
+		}
 		try {
 			byte[] data = this.ownerData.forCurrentThread();
 			String nodePath = ZKPaths.makePath(this.path, LOCK_NAME);
@@ -90,11 +102,49 @@ final class AsyncMutex {
 					.inBackground((client, event) -> created(event))
 					.forPath(nodePath);
 			}
+			readQueueBehindCreate();
 		}
 		catch (Exception ex) {
 			fail(ex);
 		}
 		return this.result;
+	}
+
+	private void readQueueBehindCreate() {
+		try {
+			this.client.getChildren().inBackground((client, event) -> firstQueueRead(event)).forPath(this.path);
+		}
+		catch (Exception ex) {
+			// read the queue once the create is answered instead
+			boolean created;
+			synchronized (this) {
+				this.firstReadPending = false;
+				created = this.ourPath != null;
+			}
+			if (created) {
+				checkQueue();
+			}
+		}
+	}
+
+	// The listing sent behind the create: used when it shows our node, else the queue is read again
+	private void firstQueueRead(CuratorEvent event) {
+		String ourName;
+		synchronized (this) {
+			this.firstReadPending = false;
+			if (this.ourPath == null) {
+				// created() has not seen our node yet and reads the queue itself
+				return;
+			}
+			ourName = ZKPaths.getNodeFromPath(this.ourPath);
+		}
+		if (event.getResultCode() == KeeperException.Code.OK.intValue() && event.getChildren() != null
+				&& event.getChildren().contains(ourName)) {
+			queueRead(event);
+		}
+		else {
+			checkQueue();
+		}
 	}
 
 	/**
@@ -139,16 +189,20 @@ final class AsyncMutex {
 			return;
 		}
 		boolean abandonedMeanwhile;
+		boolean firstReadPending;
 		synchronized (this) {
 			this.ourPath = event.getName();
 			this.ourStat = event.getStat();
 			abandonedMeanwhile = this.abandoned;
+			firstReadPending = this.firstReadPending;
 		}
 		if (abandonedMeanwhile) {
 			release();
 			return;
 		}
-		checkQueue();
+		if (!firstReadPending) {
+			checkQueue();
+		}
 	}
 
 	private void checkQueue() {

@@ -156,7 +156,7 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 	@Override
 	public LockHandle acquire(LockRequest request) {
 		Objects.requireNonNull(request, "request must not be null");
-		List<String> keys = List.copyOf(new TreeSet<>(request.keys()));
+		List<String> keys = (request.keys().size() < 2) ? request.keys() : List.copyOf(new TreeSet<>(request.keys()));
 		String name = request.name();
 		LockMode mode = request.mode();
 		if (Thread.currentThread().isInterrupted()) {

@@ -89,6 +89,9 @@ public final class KeyEncoder {
 	}
 
 	private static String percentEncode(String key) {
+		if (isAllSafe(key)) {
+			return key;
+		}
 		StringBuilder out = new StringBuilder(key.length() + 8);
 		byte[] buffer = new byte[4];
 		for (int i = 0; i < key.length(); i++) {
@@ -107,6 +110,16 @@ public final class KeyEncoder {
 			}
 		}
 		return out.toString();
+	}
+
+	// The common case: nothing to escape, so no copy
+	private static boolean isAllSafe(String key) {
+		for (int i = 0; i < key.length(); i++) {
+			if (!isSafe(key.charAt(i))) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	private static boolean isSafe(char c) {

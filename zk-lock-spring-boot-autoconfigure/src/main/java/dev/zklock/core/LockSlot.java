@@ -1,8 +1,5 @@
 package dev.zklock.core;
 
-import java.util.EnumMap;
-import java.util.Map;
-
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 
@@ -15,15 +12,19 @@ import dev.zklock.annotation.LockMode;
  */
 abstract class LockSlot {
 
+	private static final int MODES = LockMode.values().length;
+
 	private final String name;
 
 	private final String key;
 
 	private final String path;
 
-	private final Map<LockMode, Integer> counts = new EnumMap<>(LockMode.class);
+	private final int[] counts = new int[MODES];
 
-	private final Map<LockMode, LockRegistry.Entry> entries = new EnumMap<>(LockMode.class);
+	private final LockRegistry.Entry[] entries = new LockRegistry.Entry[MODES];
+
+	private int entered;
 
 	LockSlot(String name, String key, String path) {
 		this.name = name;
@@ -44,11 +45,12 @@ abstract class LockSlot {
 	}
 
 	int count(LockMode mode) {
-		return this.counts.getOrDefault(mode, 0);
+		return this.counts[mode.ordinal()];
 	}
 
 	void enter(LockMode mode) {
-		this.counts.merge(mode, 1, Integer::sum);
+		this.counts[mode.ordinal()]++;
+		this.entered++;
 	}
 
 	/**
@@ -58,28 +60,30 @@ abstract class LockSlot {
 	 */
 	boolean exit(LockMode mode) {
 		int left = count(mode) - 1;
-		if (left > 0) {
-			this.counts.put(mode, left);
-			return false;
+		if (left < 0) {
+			return true;
 		}
-		this.counts.remove(mode);
-		return true;
+		this.counts[mode.ordinal()] = left;
+		this.entered--;
+		return left == 0;
 	}
 
 	boolean isEmpty() {
-		return this.counts.isEmpty();
+		return this.entered == 0;
 	}
 
 	void entry(LockMode mode, LockRegistry.Entry entry) {
-		this.entries.put(mode, entry);
+		this.entries[mode.ordinal()] = entry;
 	}
 
 	LockRegistry.Entry entry(LockMode mode) {
-		return this.entries.get(mode);
+		return this.entries[mode.ordinal()];
 	}
 
 	LockRegistry.Entry removeEntry(LockMode mode) {
-		return this.entries.remove(mode);
+		LockRegistry.Entry entry = this.entries[mode.ordinal()];
+		this.entries[mode.ordinal()] = null;
+		return entry;
 	}
 
 	/**

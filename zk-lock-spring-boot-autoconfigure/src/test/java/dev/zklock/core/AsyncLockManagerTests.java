@@ -1,7 +1,10 @@
 package dev.zklock.core;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -83,6 +86,37 @@ class AsyncLockManagerTests {
 		assertThat(handle.fencingToken("b")).isGreaterThan(handle.fencingToken("a"));
 		handle.release().get(10, TimeUnit.SECONDS);
 		assertThat(handle.isAcquired()).isFalse();
+	}
+
+	@Test
+	void waitersOnANewKeyQueueUpAndTakeTurnsInOrder() throws Exception {
+		// the first key of a name: each create makes the parent first, so the listing sent
+		// behind it finds no parent and the queue is read again
+		LockRequest request = LockRequest.named("fresh").keys("k").build();
+		List<CompletableFuture<AsyncLockHandle>> waiters = new ArrayList<>();
+		int count = 5;
+		for (int i = 0; i < count; i++) {
+			waiters.add(this.asyncManager.acquire(request));
+		}
+		List<Long> tokens = new ArrayList<>();
+		for (int turn = 0; turn < count; turn++) {
+			AsyncLockHandle holder = CompletableFuture.anyOf(waiters.toArray(CompletableFuture[]::new))
+				.thenApply(AsyncLockHandle.class::cast)
+				.get(10, TimeUnit.SECONDS);
+			waiters.removeIf((waiter) -> waiter.isDone() && waiter.join() == holder);
+			assertThat(holder.isHeld()).isTrue();
+			assertThat(waiters).noneMatch(CompletableFuture::isDone);
+			tokens.add(holder.fencingToken());
+			holder.release().get(10, TimeUnit.SECONDS);
+		}
+		assertThat(tokens).hasSize(count).isSorted().doesNotHaveDuplicates();
+		assertThat(this.client.getChildren().forPath(this.syncManager.pathFor("fresh", "k"))).isEmpty();
+		// a known key, free: the listing behind the create already shows our node first
+		AsyncLockHandle again = this.asyncManager.acquire(request).get(10, TimeUnit.SECONDS);
+		assertThat(again.isHeld()).isTrue();
+		assertThat(again.fencingToken()).isGreaterThan(tokens.get(tokens.size() - 1));
+		assertThat(this.syncManager.acquire(request.withTimeout(Duration.ZERO)).isAcquired()).isFalse();
+		again.release().get(10, TimeUnit.SECONDS);
 	}
 
 	@Test
