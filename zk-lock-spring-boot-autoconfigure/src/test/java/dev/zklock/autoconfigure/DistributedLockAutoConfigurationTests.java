@@ -172,7 +172,7 @@ class DistributedLockAutoConfigurationTests {
 
 	}
 
-	static class AsyncLocked {
+	public static class AsyncLocked {
 
 		@DistributedLock(name = "async", key = "'k'")
 		public CompletableFuture<String> run(CompletableFuture<String> gate) {
