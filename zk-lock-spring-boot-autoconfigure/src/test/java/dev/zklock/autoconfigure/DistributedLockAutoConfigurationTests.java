@@ -1,15 +1,10 @@
 package dev.zklock.autoconfigure;
 
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.junit.jupiter.api.Test;
-import org.reactivestreams.Publisher;
-import reactor.core.publisher.Flux;
-import reactor.core.publisher.Mono;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.config.BeanDefinition;
@@ -31,12 +26,10 @@ import dev.zklock.aop.DistributedLockInterceptor;
 import dev.zklock.aop.DistributedLockValidator;
 import dev.zklock.aop.LockOperationSource;
 import dev.zklock.aop.TestZooKeeper;
-import dev.zklock.core.AsyncLockManager;
 import dev.zklock.core.CuratorLockManager;
 import dev.zklock.core.LockManager;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for {@link DistributedLockAutoConfiguration}.
@@ -135,48 +128,12 @@ class DistributedLockAutoConfigurationTests {
 			});
 	}
 
-	@Test
-	void withoutReactorTheContextStartsAndFutureMethodsAreStillLocked() {
-		this.contextRunner.withClassLoader(new FilteredClassLoader(Mono.class, Flux.class, Publisher.class))
-			.withBean(AsyncLocked.class)
-			.run((context) -> {
-				assertThat(context).hasNotFailed().hasSingleBean(AsyncLockManager.class);
-				for (String name : context.getBeanDefinitionNames()) {
-					Class<?> type = context.getType(name);
-					assertThat(type.getName()).as(name).doesNotStartWith("reactor.").doesNotStartWith("org.reactivestreams.");
-				}
-				AsyncLocked locked = context.getBean(AsyncLocked.class);
-				CuratorFramework client = context.getBean(CuratorFramework.class);
-				String basePath = context.getEnvironment().getProperty("zk-lock.base-path");
-				CompletableFuture<String> gate = new CompletableFuture<>();
-				CompletableFuture<String> holder = locked.run(gate);
-				await().atMost(Duration.ofSeconds(10)).until(() -> TestZooKeeper.ephemeralNodes(client, basePath) == 1);
-				CompletableFuture<String> second = locked.run(CompletableFuture.completedFuture("second"));
-				await().atMost(Duration.ofSeconds(10)).until(() -> TestZooKeeper.allNodes(client, basePath) == 4);
-				// the second call waits behind the pending first one
-				assertThat(second).isNotDone();
-				gate.complete("first");
-				assertThat(holder.get(10, TimeUnit.SECONDS)).isEqualTo("first");
-				assertThat(second.get(10, TimeUnit.SECONDS)).isEqualTo("second");
-				await().atMost(Duration.ofSeconds(10)).until(() -> TestZooKeeper.ephemeralNodes(client, basePath) == 0);
-			});
-	}
-
 	@Configuration(proxyBeanMethods = false)
 	static class CustomLockManagerConfiguration {
 
 		@Bean
 		LockManager customLockManager(CuratorFramework client) {
 			return new CuratorLockManager(client, "/custom", Duration.ofSeconds(1));
-		}
-
-	}
-
-	public static class AsyncLocked {
-
-		@DistributedLock(name = "async", key = "'k'")
-		public CompletableFuture<String> run(CompletableFuture<String> gate) {
-			return gate;
 		}
 
 	}

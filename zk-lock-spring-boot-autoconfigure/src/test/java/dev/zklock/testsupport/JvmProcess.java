@@ -2,6 +2,7 @@ package dev.zklock.testsupport;
 
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
@@ -21,10 +22,13 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * A main class run in its own JVM, launched with the test JVM's java binary and class
- * path: a ZooKeeper server for the fixtures, or a worker that takes locks. Its output
+ * path (less the entries left out with {@link Builder#classPathWithout(String...)}): a
+ * ZooKeeper server for the fixtures, or a worker that takes locks. Its output
  * goes to a log file (and, when a listener is set, line by line to the listener); it
  * halts when the test JVM goes away (see {@link ParentWatchdog}), and reads the lines
  * sent with {@link #send(String)} from {@link ParentWatchdog#commands()}.
@@ -76,6 +80,8 @@ public final class JvmProcess {
 
 	private final Map<String, String> environment;
 
+	private final List<String> classPathExclusions;
+
 	private volatile Process process;
 
 	private volatile BufferedWriter input;
@@ -95,6 +101,7 @@ public final class JvmProcess {
 		this.systemProperties = Map.copyOf(builder.systemProperties);
 		this.outputListener = builder.outputListener;
 		this.environment = Map.copyOf(builder.environment);
+		this.classPathExclusions = List.copyOf(builder.classPathExclusions);
 		writeLogbackConfig(builder.rootLogLevel);
 	}
 
@@ -132,7 +139,7 @@ public final class JvmProcess {
 		command.add("-Dzookeeper.admin.enableServer=false");
 		this.systemProperties.forEach((key, value) -> command.add("-D" + key + "=" + value));
 		command.add("-cp");
-		command.add(System.getProperty("java.class.path"));
+		command.add(classPath());
 		command.add(ParentWatchdog.class.getName());
 		command.add(this.mainClass);
 		command.addAll(this.arguments);
@@ -314,6 +321,23 @@ public final class JvmProcess {
 		return this.name + " is " + state + "; last lines of " + this.logFile + ":\n" + logTail();
 	}
 
+	/**
+	 * The class path of the process: the test JVM's, without the entries whose file
+	 * name contains one of the {@link Builder#classPathWithout(String...) excluded}
+	 * fragments.
+	 * @return the class path
+	 */
+	String classPath() {
+		return Stream.of(System.getProperty("java.class.path").split(File.pathSeparator))
+			.filter((entry) -> !isExcluded(entry))
+			.collect(Collectors.joining(File.pathSeparator));
+	}
+
+	private boolean isExcluded(String classPathEntry) {
+		Path fileName = Paths.get(classPathEntry).getFileName();
+		return fileName != null && this.classPathExclusions.stream().anyMatch(fileName.toString()::contains);
+	}
+
 	private String logTail() {
 		try {
 			List<String> lines = Files.readAllLines(this.logFile, StandardCharsets.UTF_8);
@@ -438,6 +462,8 @@ public final class JvmProcess {
 
 		private String rootLogLevel = "INFO";
 
+		private final List<String> classPathExclusions = new ArrayList<>();
+
 		private Builder(String name, String mainClass) {
 			this.name = name;
 			this.mainClass = mainClass;
@@ -522,6 +548,20 @@ public final class JvmProcess {
 		 */
 		public Builder rootLogLevel(String level) {
 			this.rootLogLevel = level;
+			return this;
+		}
+
+		/**
+		 * Leave out of the process's class path every entry whose file name contains one
+		 * of the fragments, such as {@code "reactor-core"} for
+		 * {@code reactor-core-3.8.7.jar}, to run it as an application without that
+		 * library. A fragment that matches nothing leaves the class path as it is, so a
+		 * process that relies on the library's absence should check it itself.
+		 * @param fileNameFragments parts of the jar or directory names to leave out
+		 * @return this builder
+		 */
+		public Builder classPathWithout(String... fileNameFragments) {
+			this.classPathExclusions.addAll(List.of(fileNameFragments));
 			return this;
 		}
 

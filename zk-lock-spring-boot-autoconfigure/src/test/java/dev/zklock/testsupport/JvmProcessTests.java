@@ -1,5 +1,6 @@
 package dev.zklock.testsupport;
 
+import java.io.File;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -14,7 +15,8 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Tests for {@link JvmProcess}: arguments, the command channel and the output listener.
+ * Tests for {@link JvmProcess}: arguments, the command channel, the output listener and
+ * the class path.
  */
 class JvmProcessTests {
 
@@ -42,6 +44,22 @@ class JvmProcessTests {
 		finally {
 			process.kill();
 		}
+	}
+
+	@Test
+	void classPathWithoutLeavesOutTheMatchingEntriesOnly() {
+		List<String> full = List.of(System.getProperty("java.class.path").split(File.pathSeparator));
+		assertThat(full).anyMatch((entry) -> entry.contains("reactor-core-"))
+			.anyMatch((entry) -> entry.contains("reactive-streams-"));
+		JvmProcess process = JvmProcess.builder("echo", EchoMain.class.getName())
+			.directory(this.directory)
+			.classPathWithout("reactor-core", "reactive-streams")
+			.build();
+		List<String> reduced = List.of(process.classPath().split(File.pathSeparator));
+		assertThat(reduced).noneMatch((entry) -> entry.contains("reactor-core") || entry.contains("reactive-streams"))
+			.containsExactlyElementsOf(full.stream()
+				.filter((entry) -> !entry.contains("reactor-core-") && !entry.contains("reactive-streams-"))
+				.toList());
 	}
 
 	@Test
