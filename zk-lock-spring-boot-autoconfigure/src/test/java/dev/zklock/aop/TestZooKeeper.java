@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
+import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -72,8 +73,7 @@ public final class TestZooKeeper {
 			return 0;
 		}
 		int count = (stat.getEphemeralOwner() != 0) ? 1 : 0;
-		List<String> children = client.getChildren().forPath(path);
-		for (String child : children) {
+		for (String child : childrenOf(client, path)) {
 			count += ephemeralNodes(client, path + "/" + child);
 		}
 		return count;
@@ -87,10 +87,20 @@ public final class TestZooKeeper {
 			return 0;
 		}
 		int count = 0;
-		for (String child : client.getChildren().forPath(path)) {
+		for (String child : childrenOf(client, path)) {
 			count += 1 + allNodes(client, path + "/" + child);
 		}
 		return count;
+	}
+
+	// A node may vanish between the check and the listing (released lock, container sweep)
+	private static List<String> childrenOf(CuratorFramework client, String path) throws Exception {
+		try {
+			return client.getChildren().forPath(path);
+		}
+		catch (KeeperException.NoNodeException ex) {
+			return List.of();
+		}
 	}
 
 }
