@@ -41,10 +41,8 @@ public final class LockContextHolder {
 		if (stack == null) {
 			return;
 		}
+		// an empty stack stays, to be reused by the thread's next lock
 		stack.removeFirstOccurrence(context);
-		if (stack.isEmpty()) {
-			contexts.remove();
-		}
 	}
 
 	static LockContext current() {

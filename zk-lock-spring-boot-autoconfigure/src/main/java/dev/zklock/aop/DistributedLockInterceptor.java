@@ -1,6 +1,7 @@
 package dev.zklock.aop;
 
 import java.util.List;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
 import org.aopalliance.intercept.MethodInterceptor;
@@ -107,7 +108,7 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		if (operation == null) {
 			return invocation.proceed();
 		}
-		AsyncReturnType asyncType = AsyncReturnType.of(operation.getMethod().getReturnType());
+		AsyncReturnType asyncType = operation.getAsyncReturnType();
 		if (asyncType != null) {
 			return this.asyncInvoker.invoke(invocation, operation, asyncType);
 		}
@@ -198,25 +199,27 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 	}
 
 	private LockHandle acquire(LockOperation operation, LockRequest request) {
-		return whileAcquiring(operation, () -> this.lockManager.get().acquire(request));
+		// a lambda that captures nothing: no allocation per call
+		return whileAcquiring(operation, this.lockManager, request, (manager, lock) -> manager.get().acquire(lock));
 	}
 
 	/**
 	 * Run an acquisition with the operation as {@link #currentOperation()}.
 	 */
 	static <T> T whileAcquiring(LockOperation operation, Supplier<T> acquisition) {
+		return whileAcquiring(operation, acquisition, null, (supplier, unused) -> supplier.get());
+	}
+
+	private static <A, B, T> T whileAcquiring(LockOperation operation, A first, B second,
+			BiFunction<A, B, T> acquisition) {
 		LockOperation outer = acquiring.get();
 		acquiring.set(operation);
 		try {
-			return acquisition.get();
+			return acquisition.apply(first, second);
 		}
 		finally {
-			if (outer != null) {
-				acquiring.set(outer);
-			}
-			else {
-				acquiring.remove();
-			}
+			// set, not remove: the thread keeps its entry instead of making a new one per call
+			acquiring.set(outer);
 		}
 	}
 

@@ -55,6 +55,8 @@ public final class LockOperation {
 
 	private final int fencingTokenParameter;
 
+	private final AsyncReturnType asyncReturnType;
+
 	LockOperation(Method method, Class<?> targetClass, String description, String name, LockMode mode, int permits,
 			Duration timeout, String keyExpressionString, Expression keyExpression, LockKeyEvaluator keyEvaluator,
 			OnTimeout onTimeout, FallbackMethod fallback, Supplier<Object> skipValue, int fencingTokenParameter) {
@@ -73,6 +75,15 @@ public final class LockOperation {
 		this.fallback = fallback;
 		this.skipValue = skipValue;
 		this.fencingTokenParameter = fencingTokenParameter;
+		this.asyncReturnType = AsyncReturnType.of(method.getReturnType());
+	}
+
+	/**
+	 * The asynchronous type the method returns, looked up once.
+	 * @return the type, or {@code null} for a synchronous method
+	 */
+	AsyncReturnType getAsyncReturnType() {
+		return this.asyncReturnType;
 	}
 
 	/**

@@ -54,6 +54,9 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 
 	private static final long MAX_WAIT_NANOS = Long.MAX_VALUE / 4;
 
+	// Entries a HashMap of default capacity takes before it grows
+	private static final int SMALL_MAP_SLOTS = 12;
+
 	private final CuratorFramework client;
 
 	private final String basePath;
@@ -166,10 +169,14 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 		}
 		checkStarted(name);
 		List<String> lockKeys = keys.isEmpty() ? Collections.singletonList(null) : keys;
+		SlotKey[] slotKeys = new SlotKey[lockKeys.size()];
+		for (int i = 0; i < slotKeys.length; i++) {
+			slotKeys[i] = SlotKey.of(pathFor(name, lockKeys.get(i)), mode);
+		}
 		Map<SlotKey, LockSlot> slots = slots();
 		if (mode == LockMode.WRITE) {
-			for (String key : lockKeys) {
-				rejectUpgrade(slots.get(SlotKey.of(pathFor(name, key), mode)), name, key);
+			for (int i = 0; i < slotKeys.length; i++) {
+				rejectUpgrade(slots.get(slotKeys[i]), name, lockKeys.get(i));
 			}
 		}
 		Duration timeout = (request.timeout() != null) ? request.timeout() : this.defaultTimeout;
@@ -177,14 +184,16 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 		long deadline = System.nanoTime() + waitNanos(timeout);
 		List<LockHold> holds = new ArrayList<>(lockKeys.size());
 		String currentKey = null;
+		String currentPath = null;
 		try {
-			for (String key : lockKeys) {
+			for (int i = 0; i < slotKeys.length; i++) {
+				String key = lockKeys.get(i);
+				SlotKey slotKey = slotKeys[i];
 				currentKey = key;
-				String path = pathFor(name, key);
-				SlotKey slotKey = SlotKey.of(path, mode);
+				currentPath = slotKey.path();
 				LockSlot slot = slots.get(slotKey);
 				if (slot == null) {
-					slot = newSlot(name, key, path, mode, request.permits());
+					slot = newSlot(name, key, currentPath, mode, request.permits());
 				}
 				if (slot.count(mode) == 0) {
 					long waitMillis = tryOnce ? 0 : remainingMillis(deadline);
@@ -192,7 +201,6 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 						logger.debug("Lock '{}' key '{}' not acquired within {}", name, KeyEncoder.abbreviate(key),
 								timeout);
 						releaseTaken(name, holds);
-						dropIfEmpty(slots);
 						return new CuratorLockHandle(this, name, keys, mode, List.of(), false);
 					}
 					slots.putIfAbsent(slotKey, slot);
@@ -213,7 +221,6 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 				ex.addSuppressed(releaseFailure);
 			}
 			finally {
-				dropIfEmpty(slots);
 				if (interrupted) {
 					Thread.currentThread().interrupt();
 				}
@@ -227,7 +234,7 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 						+ " mode; its node was removed and the interrupt flag is kept", ex);
 			}
 			throw new LockException("Could not acquire lock '" + name + "' key '" + KeyEncoder.abbreviate(currentKey)
-					+ "' in " + mode + " mode at " + pathFor(name, currentKey) + ": " + ex + "; " + advice(ex), ex);
+					+ "' in " + mode + " mode at " + currentPath + ": " + ex + "; " + advice(ex), ex);
 		}
 	}
 
@@ -244,6 +251,7 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 			releaseAll(name, holds);
 		}
 		finally {
+			dropIfLarge(holds.size());
 			if (interrupted) {
 				Thread.currentThread().interrupt();
 			}
@@ -254,7 +262,12 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 	private void releaseTaken(String name, List<LockHold> holds) {
 		List<LockHold> taken = new ArrayList<>(holds);
 		holds.clear();
-		releaseAll(name, taken);
+		try {
+			releaseAll(name, taken);
+		}
+		finally {
+			dropIfLarge(taken.size());
+		}
 	}
 
 	private void releaseAll(String name, List<LockHold> holds) {
@@ -297,8 +310,11 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 		try {
 			releaseInZooKeeper(slot, hold.mode(), entry);
 			released = true;
-			logger.debug("Released lock '{}' key '{}' ({})", slot.name(), KeyEncoder.abbreviate(slot.key()),
-					hold.mode());
+			// guarded: the varargs array would be built even with debug off
+			if (logger.isDebugEnabled()) {
+				logger.debug("Released lock '{}' key '{}' ({})", slot.name(), KeyEncoder.abbreviate(slot.key()),
+						hold.mode());
+			}
 		}
 		finally {
 			if (released || sessionGone) {
@@ -313,7 +329,6 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 				Map<SlotKey, LockSlot> slots = this.threadSlots.get();
 				if (slots != null) {
 					slots.remove(hold.slotKey(), slot);
-					dropIfEmpty(slots);
 				}
 			}
 		}
@@ -367,8 +382,10 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 			if (node != null) {
 				this.registry.held(entry, node);
 				slot.entry(mode, entry);
-				logger.debug("Acquired lock '{}' key '{}' ({}), fencing token {}", slot.name(),
-						KeyEncoder.abbreviate(slot.key()), mode, node.czxid());
+				if (logger.isDebugEnabled()) {
+					logger.debug("Acquired lock '{}' key '{}' ({}), fencing token {}", slot.name(),
+							KeyEncoder.abbreviate(slot.key()), mode, node.czxid());
+				}
 				this.lossHandler.acquired(entry);
 			}
 			else {
@@ -386,6 +403,7 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 		};
 	}
 
+	// A thread keeps its map, empty when idle: a plain HashMap pins no class of ours in pooled threads
 	private Map<SlotKey, LockSlot> slots() {
 		Map<SlotKey, LockSlot> slots = this.threadSlots.get();
 		if (slots == null) {
@@ -395,10 +413,13 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 		return slots;
 	}
 
-	// An idle thread keeps no map, so a discarded manager leaves nothing behind in pooled threads
-	private void dropIfEmpty(Map<SlotKey, LockSlot> slots) {
-		if (slots.isEmpty() && this.threadSlots.get() == slots) {
-			this.threadSlots.remove();
+	// A map that grew for many keys is dropped once empty, so an idle thread keeps only a small one
+	private void dropIfLarge(int released) {
+		if (released > SMALL_MAP_SLOTS) {
+			Map<SlotKey, LockSlot> slots = this.threadSlots.get();
+			if (slots != null && slots.isEmpty()) {
+				this.threadSlots.remove();
+			}
 		}
 	}
 

@@ -2,14 +2,19 @@ package dev.zklock.core;
 
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 
 /**
  * {@link LockOwnerData} as one line of JSON: application name, host, pid and the
- * current thread's name. The part before the thread name is built once.
+ * current thread's name. The part before the thread name is built once, the
+ * whole per thread, and again when the thread's name changed.
  */
 final class JsonLockOwnerData implements LockOwnerData {
 
 	private final String prefix;
+
+	// Thread name and its bytes; JDK types only, so a pooled thread never pins this class
+	private final ThreadLocal<Map.Entry<String, byte[]>> perThread = new ThreadLocal<>();
 
 	JsonLockOwnerData(String applicationName) {
 		StringBuilder json = new StringBuilder(96).append('{');
@@ -23,8 +28,19 @@ final class JsonLockOwnerData implements LockOwnerData {
 
 	@Override
 	public byte[] forCurrentThread() {
+		String threadName = Thread.currentThread().getName();
+		Map.Entry<String, byte[]> cached = this.perThread.get();
+		if (cached == null || !cached.getKey().equals(threadName)) {
+			cached = Map.entry(threadName, build(threadName));
+			this.perThread.set(cached);
+		}
+		// a copy, so that a caller cannot change what later nodes store
+		return cached.getValue().clone();
+	}
+
+	private byte[] build(String threadName) {
 		StringBuilder json = new StringBuilder(this.prefix.length() + 48).append(this.prefix);
-		escape(json, Thread.currentThread().getName());
+		escape(json, threadName);
 		return json.append("\"}").toString().getBytes(StandardCharsets.UTF_8);
 	}
 

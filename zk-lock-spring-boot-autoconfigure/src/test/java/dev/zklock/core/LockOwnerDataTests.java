@@ -1,6 +1,7 @@
 package dev.zklock.core;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -56,6 +57,23 @@ class LockOwnerDataTests extends AbstractZooKeeperTests {
 		String text = json.get(10, TimeUnit.SECONDS);
 		assertThat((String) JsonPath.read(text, "$.thread")).isEqualTo(name);
 		assertThat((String) JsonPath.read(text, "$.app")).isEqualTo("a\"pp");
+	}
+
+	@Test
+	void dataFollowsARenamedThreadAndCannotBeChangedByACaller() throws Exception {
+		LockOwnerData ownerData = LockOwnerData.json(null);
+		CompletableFuture<List<String>> names = new CompletableFuture<>();
+		new Thread(() -> {
+			String first = JsonPath.read(new String(ownerData.forCurrentThread(), StandardCharsets.UTF_8), "$.thread");
+			byte[] bytes = ownerData.forCurrentThread();
+			Arrays.fill(bytes, (byte) 'x');
+			String again = JsonPath.read(new String(ownerData.forCurrentThread(), StandardCharsets.UTF_8), "$.thread");
+			Thread.currentThread().setName("renamed");
+			String renamed = JsonPath.read(new String(ownerData.forCurrentThread(), StandardCharsets.UTF_8),
+					"$.thread");
+			names.complete(List.of(first, again, renamed));
+		}, "original").start();
+		assertThat(names.get(10, TimeUnit.SECONDS)).containsExactly("original", "original", "renamed");
 	}
 
 	private String nodeDataWhileHeldBy(String threadName, LockRequest request) throws Exception {
