@@ -248,15 +248,16 @@ def check_targets(unc, cont, sbs):
         checks.append(("32 threads, one key: zk-lock / Curator one-mutex-per-thread", ">= 1.00",
                        f"{ratio:.3f} separate rows ({fmt(ours['rate'])} vs {fmt(per_thread['rate'])} acq/s{extra})",
                        verdict))
+    stretch = "stretch (getChildren pipelined): uncontended cycle / create+delete floor (median)"
     if sbs.get("annotated/floor.p50") is not None:
-        checks.append(("stretch, not attempted: uncontended cycle / create+delete floor (median)", "<= 1.25",
-                       f"{sbs['annotated/floor.p50']:.2f} interleaved (raw Curator: {sbs['curator/floor.p50']:.2f})",
-                       None))
+        ratio = sbs["annotated/floor.p50"]
+        checks.append((stretch, "<= 1.25",
+                       f"{ratio:.2f} interleaved (raw Curator: {sbs['curator/floor.p50']:.2f})", ratio <= 1.25))
     elif annotated and floor:
         ratio = annotated["median"] / floor["median"]
-        checks.append(("stretch, not attempted: uncontended cycle / create+delete floor (median)", "<= 1.25",
-                       f"{ratio:.2f} (raw Curator: {curator['median'] / floor['median']:.2f})" if curator
-                       else f"{ratio:.2f}", None))
+        checks.append((stretch, "<= 1.25",
+                       f"{ratio:.2f} separate rows (raw Curator: {curator['median'] / floor['median']:.2f})" if curator
+                       else f"{ratio:.2f} separate rows", ratio <= 1.25))
     return checks
 
 

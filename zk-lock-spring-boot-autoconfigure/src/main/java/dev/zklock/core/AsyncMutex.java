@@ -48,6 +48,8 @@ final class AsyncMutex {
 
 	private final CompletableFuture<LockNode> result = new CompletableFuture<>();
 
+	private final CompletableFuture<Void> removed = new CompletableFuture<>();
+
 	private final Watcher watcher = (event) -> checkQueue();
 
 	private String ourPath;
@@ -57,6 +59,8 @@ final class AsyncMutex {
 	private boolean abandoned;
 
 	private boolean firstReadPending;
+
+	private volatile boolean watching;
 
 	/**
 	 * Create an attempt.
@@ -105,6 +109,7 @@ final class AsyncMutex {
 			readQueueBehindCreate();
 		}
 		catch (Exception ex) {
+			this.removed.complete(null);
 			fail(ex);
 		}
 		return this.result;
@@ -148,8 +153,27 @@ final class AsyncMutex {
 	}
 
 	/**
+	 * Completes once this attempt leaves no node behind: its node is confirmed
+	 * deleted, or none was created. Exceptionally when the deletion could not be
+	 * confirmed yet (Curator keeps deleting in the background).
+	 * @return the future; never completes while the mutex is held
+	 */
+	CompletableFuture<Void> removed() {
+		return this.removed;
+	}
+
+	/**
+	 * Whether the attempt waits for a watch on its predecessor's node.
+	 * @return whether it is queued behind another holder
+	 */
+	boolean isWatching() {
+		return this.watching && !this.result.isDone();
+	}
+
+	/**
 	 * Give up: stop waiting and delete our node, now or as soon as its creation is
-	 * confirmed. Does nothing once the mutex is held; release it instead.
+	 * confirmed ({@link #removed()}). Does nothing once the mutex is held; release
+	 * it instead.
 	 */
 	void abandon() {
 		String toDelete;
@@ -163,7 +187,7 @@ final class AsyncMutex {
 		this.result.complete(null);
 		this.client.removeWatchers();
 		if (toDelete != null) {
-			delete(toDelete);
+			release();
 		}
 	}
 
@@ -180,11 +204,24 @@ final class AsyncMutex {
 			this.ourPath = null;
 		}
 		this.client.removeWatchers();
-		return (toDelete != null) ? delete(toDelete) : CompletableFuture.completedFuture(null);
+		if (toDelete == null) {
+			return CompletableFuture.completedFuture(null);
+		}
+		CompletableFuture<Void> deleted = delete(toDelete);
+		deleted.whenComplete((ignored, ex) -> {
+			if (ex != null) {
+				this.removed.completeExceptionally(ex);
+			}
+			else {
+				this.removed.complete(null);
+			}
+		});
+		return deleted;
 	}
 
 	private void created(CuratorEvent event) {
 		if (event.getResultCode() != KeeperException.Code.OK.intValue()) {
+			this.removed.complete(null);
 			fail(KeeperException.create(KeeperException.Code.get(event.getResultCode()), event.getPath()));
 			return;
 		}
@@ -206,6 +243,7 @@ final class AsyncMutex {
 	}
 
 	private void checkQueue() {
+		this.watching = false;
 		synchronized (this) {
 			if (this.abandoned || this.result.isDone() || this.ourPath == null) {
 				return;
@@ -255,7 +293,10 @@ final class AsyncMutex {
 	private void watch(String predecessor) {
 		try {
 			this.client.getData().usingWatcher(this.watcher).inBackground((client, event) -> {
-				if (event.getResultCode() == KeeperException.Code.NONODE.intValue()) {
+				if (event.getResultCode() == KeeperException.Code.OK.intValue()) {
+					this.watching = true;
+				}
+				else if (event.getResultCode() == KeeperException.Code.NONODE.intValue()) {
 					checkQueue();
 				}
 				else if (event.getResultCode() != KeeperException.Code.OK.intValue()) {

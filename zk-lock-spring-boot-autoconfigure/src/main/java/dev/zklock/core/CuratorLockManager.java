@@ -397,7 +397,7 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 
 	private LockSlot newSlot(String name, String key, String path, LockMode mode, int permits) {
 		return switch (mode) {
-			case MUTEX -> new MutexSlot(this.client, name, key, path, this.ownerData);
+			case MUTEX -> new PipelinedMutexSlot(this.client, name, key, path, this.ownerData);
 			case READ, WRITE -> new ReadWriteSlot(this.client, name, key, path, this.ownerData);
 			case SEMAPHORE -> new SemaphoreSlot(this.client, name, key, path, permits, this.ownerData);
 		};

@@ -210,6 +210,8 @@ class ConnectionLossTests {
 		ZooKeeperSessions.expire(this.client);
 		assertThat(interruptedWhileHeld.get(30, TimeUnit.SECONDS)).isTrue();
 		holder.join(TimeUnit.SECONDS.toMillis(30));
+		// the handler tells listeners after the interrupt, on its own thread
+		await().atMost(WAIT).until(() -> !this.losses.isEmpty());
 		assertThat(this.losses).hasSize(1);
 		assertThat(this.manager.getRegistry().snapshot()).isEmpty();
 	}

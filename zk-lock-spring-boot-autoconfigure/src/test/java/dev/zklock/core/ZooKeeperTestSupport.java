@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.locks.LockSupport;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -72,13 +73,17 @@ final class ZooKeeperTestSupport {
 	}
 
 	/**
-	 * Whether a thread is parked inside a Curator lock recipe, waiting for a
-	 * watch, rather than running or waiting for a ZooKeeper response.
+	 * Whether a thread is parked inside a lock recipe, waiting for a watch, rather
+	 * than running or waiting for a ZooKeeper response. A MUTEX waiter parks on its
+	 * {@link AsyncMutex}, which tells whether its watch on the predecessor is set.
 	 */
 	static boolean isWaitingInRecipe(Thread thread) {
 		Thread.State state = thread.getState();
 		if (state != Thread.State.WAITING && state != Thread.State.TIMED_WAITING) {
 			return false;
+		}
+		if (LockSupport.getBlocker(thread) instanceof AsyncMutex attempt) {
+			return attempt.isWatching();
 		}
 		StackTraceElement[] stack = thread.getStackTrace();
 		Set<String> recipeMethods = Set.of("internalLockLoop", "awaitLease");
