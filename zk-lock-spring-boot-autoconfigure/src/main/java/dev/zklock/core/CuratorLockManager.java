@@ -27,8 +27,10 @@ import dev.zklock.annotation.LockMode;
  * <p>
  * A lock lives at {@code <basePath>/<name>/<key>}, each part encoded by
  * {@link KeyEncoder} into one safe path segment; a request without keys uses the
- * reserved segment {@link KeyEncoder#NO_KEY}. MUTEX uses {@code InterProcessMutex};
- * READ and WRITE a pair of {@code InterProcessMutex}es that follow
+ * reserved segment {@link KeyEncoder#NO_KEY}. MUTEX uses {@link AsyncMutex}, which
+ * follows {@code InterProcessMutex}'s protocol but sends the first
+ * {@code getChildren} right behind the {@code create}; READ and WRITE a pair of
+ * {@code InterProcessMutex}es that follow
  * {@code InterProcessReadWriteLock}'s protocol; SEMAPHORE follows
  * {@code InterProcessSemaphoreV2}'s. Each waiter watches one node (its predecessor;
  * a reader, the writer ahead of it), so a release wakes one waiter, or the readers
