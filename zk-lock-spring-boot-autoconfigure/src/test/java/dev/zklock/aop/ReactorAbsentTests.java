@@ -9,7 +9,6 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
-import org.apache.zookeeper.KeeperException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -60,9 +59,7 @@ class ReactorAbsentTests {
 				.startsWith("RESULT ok maxActive=1 controlMaxActive=2 monoMethod=NoClassDefFoundError ");
 			try (CuratorFramework client = connect(zookeeper)) {
 				// no lock node is left, and the server sweeps the emptied containers above them
-				await().atMost(Duration.ofSeconds(10))
-					.ignoreException(KeeperException.NoNodeException.class)
-					.until(() -> TestZooKeeper.allNodes(client, basePath) == 0);
+				await().atMost(Duration.ofSeconds(10)).until(() -> TestZooKeeper.allNodes(client, basePath) == 0);
 			}
 		}
 	}

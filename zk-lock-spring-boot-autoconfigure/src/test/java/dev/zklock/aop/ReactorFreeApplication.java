@@ -9,8 +9,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.data.Stat;
 import reactor.core.publisher.Mono;
 
 import org.springframework.boot.Banner;
@@ -125,7 +123,7 @@ public class ReactorFreeApplication {
 		CompletableFuture<String> second = locked.run("order-1", "second", CompletableFuture.completedFuture("second"));
 		// the second call has queued its own lock node behind the first's
 		await("the second call's lock node").atMost(WAIT)
-			.until(() -> lockNodes(client, basePath) == 2);
+			.until(() -> TestZooKeeper.ephemeralNodes(client, basePath) == 2);
 		require(!second.isDone() && locked.events().equals(List.of("start first")),
 				"the second call ran while the first held the lock: " + locked.events());
 		gate.complete("first");
@@ -134,7 +132,7 @@ public class ReactorFreeApplication {
 		List<String> expected = List.of("start first", "end first", "start second", "end second");
 		require(locked.events().equals(expected), "calls overlapped: " + locked.events() + ", expected " + expected);
 		require(locked.maxActive() == 1, "maxActive " + locked.maxActive());
-		int held = lockNodes(client, basePath);
+		int held = TestZooKeeper.ephemeralNodes(client, basePath);
 		require(held == 0, held + " lock node(s) left under " + basePath + " after both futures completed");
 		return locked.maxActive();
 	}
@@ -153,24 +151,6 @@ public class ReactorFreeApplication {
 				"results on two keys: " + locked.events());
 		require(locked.maxActive() == 2, "two keys should overlap, maxActive " + locked.maxActive());
 		return locked.maxActive();
-	}
-
-	/**
-	 * Count the ephemeral (lock) nodes under the path; a node deleted during the walk,
-	 * a released lock or a swept container, counts as none.
-	 */
-	private static int lockNodes(CuratorFramework client, String path) throws Exception {
-		try {
-			Stat stat = new Stat();
-			int count = 0;
-			for (String child : client.getChildren().storingStatIn(stat).forPath(path)) {
-				count += lockNodes(client, path + "/" + child);
-			}
-			return count + ((stat.getEphemeralOwner() != 0) ? 1 : 0);
-		}
-		catch (KeeperException.NoNodeException ex) {
-			return 0;
-		}
 	}
 
 	private static void require(boolean condition, String message) {
