@@ -10,7 +10,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.KeeperException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -19,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
 import dev.zklock.annotation.LockMode;
+import dev.zklock.testsupport.InJvmZooKeeper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -35,26 +35,21 @@ class ContainerSweepTests {
 
 	private static final int THREADS = 8;
 
-	private static final String CHECK_INTERVAL = "znode.container.checkIntervalMs";
-
-	private static final String MAX_PER_MINUTE = "znode.container.maxPerMinute";
-
-	private static TestingServer server;
+	private static InJvmZooKeeper server;
 
 	private static CuratorFramework client;
 
 	@BeforeAll
 	static void startZooKeeperWithFastContainerSweep() throws Exception {
-		System.setProperty(CHECK_INTERVAL, "100");
-		System.setProperty(MAX_PER_MINUTE, "1000000");
-		server = new TestingServer(true);
-		client = ZooKeeperTestSupport.startClient(server.getConnectString());
+		server = InJvmZooKeeper.builder()
+			.containerCheckInterval(Duration.ofMillis(100))
+			.containerSweepsPerMinute(1_000_000)
+			.start();
+		client = ZooKeeperTestSupport.startClient(server.connectString());
 	}
 
 	@AfterAll
-	static void stopZooKeeper() throws Exception {
-		System.clearProperty(CHECK_INTERVAL);
-		System.clearProperty(MAX_PER_MINUTE);
+	static void stopZooKeeper() {
 		client.close();
 		server.close();
 	}

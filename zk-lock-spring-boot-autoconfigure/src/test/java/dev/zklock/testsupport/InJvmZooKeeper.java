@@ -3,6 +3,7 @@ package dev.zklock.testsupport;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -15,9 +16,10 @@ import org.apache.zookeeper.server.embedded.ZooKeeperServerEmbedded;
  * started again on the same port and data directory, and {@link #close()} deletes its
  * directory.
  * <p>
- * The container sweep interval ({@code znode.container.checkIntervalMs}) is a system
- * property that the server reads once as it starts; the fixture sets it only for that
- * moment and restores the previous value, holding a lock so that two fixtures starting
+ * The container sweep settings ({@code znode.container.checkIntervalMs},
+ * {@code znode.container.maxPerMinute}) are system properties that the server reads
+ * once as it starts; the fixture sets them only for that moment and restores the
+ * previous values, holding a lock so that two fixtures starting
  * at once do not mix their settings.
  *
  * <pre class="code">
@@ -30,6 +32,8 @@ public final class InJvmZooKeeper implements AutoCloseable {
 
 	private static final String CHECK_INTERVAL_PROPERTY = "znode.container.checkIntervalMs";
 
+	private static final String MAX_PER_MINUTE_PROPERTY = "znode.container.maxPerMinute";
+
 	private static final Object startLock = new Object();
 
 	private final Path directory;
@@ -40,7 +44,7 @@ public final class InJvmZooKeeper implements AutoCloseable {
 
 	private final ZooKeeperConfig config;
 
-	private final Duration containerCheckInterval;
+	private final Map<String, String> sweepProperties;
 
 	private final Duration startupTimeout;
 
@@ -52,7 +56,7 @@ public final class InJvmZooKeeper implements AutoCloseable {
 		this.port = (builder.port != 0) ? builder.port : FreePorts.next();
 		this.config = ZooKeeperConfig.server(builder.tickTime, this.dataDirectory.toString(), this.port)
 			.setAll(builder.settings);
-		this.containerCheckInterval = builder.containerCheckInterval;
+		this.sweepProperties = builder.sweepProperties();
 		this.startupTimeout = builder.startupTimeout;
 	}
 
@@ -105,10 +109,8 @@ public final class InJvmZooKeeper implements AutoCloseable {
 			return;
 		}
 		synchronized (startLock) {
-			String previous = System.getProperty(CHECK_INTERVAL_PROPERTY);
-			if (this.containerCheckInterval != null) {
-				System.setProperty(CHECK_INTERVAL_PROPERTY, Long.toString(this.containerCheckInterval.toMillis()));
-			}
+			Map<String, String> previous = new HashMap<>();
+			this.sweepProperties.forEach((key, value) -> previous.put(key, System.setProperty(key, value)));
 			try {
 				ZooKeeperServerEmbedded embedded = ZooKeeperServerEmbedded.builder()
 					.baseDir(this.directory)
@@ -160,13 +162,15 @@ public final class InJvmZooKeeper implements AutoCloseable {
 		return "InJvmZooKeeper[" + connectString() + "]";
 	}
 
-	private void restore(String previous) {
-		if (previous != null) {
-			System.setProperty(CHECK_INTERVAL_PROPERTY, previous);
-		}
-		else {
-			System.clearProperty(CHECK_INTERVAL_PROPERTY);
-		}
+	private static void restore(Map<String, String> previous) {
+		previous.forEach((key, value) -> {
+			if (value != null) {
+				System.setProperty(key, value);
+			}
+			else {
+				System.clearProperty(key);
+			}
+		});
 	}
 
 	/**
@@ -177,6 +181,8 @@ public final class InJvmZooKeeper implements AutoCloseable {
 		private Duration tickTime = Duration.ofMillis(2000);
 
 		private Duration containerCheckInterval;
+
+		private Integer containerSweepsPerMinute;
 
 		private final Map<String, String> settings = new LinkedHashMap<>();
 
@@ -233,6 +239,17 @@ public final class InJvmZooKeeper implements AutoCloseable {
 		}
 
 		/**
+		 * How many empty container nodes the server removes per minute at most
+		 * ({@code znode.container.maxPerMinute}, 10,000 by default).
+		 * @param maxPerMinute the limit
+		 * @return this builder
+		 */
+		public Builder containerSweepsPerMinute(int maxPerMinute) {
+			this.containerSweepsPerMinute = maxPerMinute;
+			return this;
+		}
+
+		/**
 		 * An extra {@code zoo.cfg} setting. Settings that ZooKeeper does not know become
 		 * {@code zookeeper.*} system properties of the whole JVM.
 		 * @param key the key
@@ -268,6 +285,17 @@ public final class InJvmZooKeeper implements AutoCloseable {
 				throw ex;
 			}
 			return zookeeper;
+		}
+
+		private Map<String, String> sweepProperties() {
+			Map<String, String> properties = new HashMap<>();
+			if (this.containerCheckInterval != null) {
+				properties.put(CHECK_INTERVAL_PROPERTY, Long.toString(this.containerCheckInterval.toMillis()));
+			}
+			if (this.containerSweepsPerMinute != null) {
+				properties.put(MAX_PER_MINUTE_PROPERTY, Integer.toString(this.containerSweepsPerMinute));
+			}
+			return Map.copyOf(properties);
 		}
 
 	}
