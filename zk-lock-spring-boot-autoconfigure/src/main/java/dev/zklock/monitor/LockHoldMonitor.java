@@ -110,7 +110,10 @@ public class LockHoldMonitor implements AutoCloseable {
 		}
 	}
 
-	void check() {
+	/**
+	 * Check every hold once; runs on the monitor's thread, and in tests on theirs.
+	 */
+	synchronized void check() {
 		try {
 			long now = System.currentTimeMillis();
 			Set<Hold> current = new HashSet<>();

@@ -68,7 +68,8 @@ class LockHoldMonitorTests {
 			MeterRegistry registry = context.getBean(MeterRegistry.class);
 			LockTemplate template = context.getBean(LockTemplate.class);
 			template.execute(LockRequest.named("reports").keys("quick").build(), () -> "quick");
-			holdUntil(template, () -> registry.find("zk.lock.hold.warnings").counter() != null);
+			holdUntil(context.getBean(LockHoldMonitor.class), template,
+					() -> registry.find("zk.lock.hold.warnings").counter() != null);
 			assertThat(registry.get("zk.lock.hold.warnings").tags("name", "reports", "mode", "mutex").counter().count())
 				.isOne();
 			assertThat(countOccurrences(output.getOut(), WARNING)).isOne();
@@ -93,7 +94,8 @@ class LockHoldMonitorTests {
 					.until(() -> registry.find("zk.lock.hold.warnings").tag("name", "exports").counter() != null);
 				// A sync hold warned after the async one proves that the monitor checked
 				// the async hold again several times without warning twice
-				holdUntil(context.getBean(LockTemplate.class), () -> output.getOut().contains(WARNING));
+				holdUntil(context.getBean(LockHoldMonitor.class), context.getBean(LockTemplate.class),
+						() -> output.getOut().contains(WARNING));
 				gate.complete("exported");
 				assertThat(export.get(10, TimeUnit.SECONDS)).isEqualTo("exported");
 				assertThat(registry.get("zk.lock.hold.warnings").tags("name", "exports", "mode", "mutex").counter().count())
@@ -109,7 +111,7 @@ class LockHoldMonitorTests {
 		this.contextRunner.withClassLoader(new FilteredClassLoader("io.micrometer")).run((context) -> {
 			assertThat(context).hasSingleBean(LockHoldMonitor.class).doesNotHaveBean("zkLockMetrics");
 			LockTemplate template = context.getBean(LockTemplate.class);
-			holdUntil(template, () -> output.getOut().contains(WARNING));
+			holdUntil(context.getBean(LockHoldMonitor.class), template, () -> output.getOut().contains(WARNING));
 			assertThat(countOccurrences(output.getOut(), WARNING)).isOne();
 		});
 	}
@@ -137,9 +139,9 @@ class LockHoldMonitorTests {
 				.hasMessageContaining("zk-lock.hold-warning"));
 	}
 
-	// Holds r-1 in a thread named 'reporter' until the condition holds, then a
-	// little longer so that the monitor checks it again
-	private static void holdUntil(LockTemplate template, Callable<Boolean> warned)
+	// Holds r-1 in a thread named 'reporter' until the condition holds, and has the
+	// monitor check every hold twice more before releasing it
+	private static void holdUntil(LockHoldMonitor monitor, LockTemplate template, Callable<Boolean> warned)
 			throws Exception {
 		CountDownLatch held = new CountDownLatch(1);
 		CountDownLatch release = new CountDownLatch(1);
@@ -149,7 +151,6 @@ class LockHoldMonitorTests {
 				holder.complete(template.execute(LockRequest.named("reports").keys("r-1").build(), () -> {
 					held.countDown();
 					release.await(30, TimeUnit.SECONDS);
-					Thread.sleep(400);
 					return "done";
 				}));
 			}
@@ -160,6 +161,8 @@ class LockHoldMonitorTests {
 		thread.start();
 		assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
 		await().atMost(Duration.ofSeconds(10)).until(warned);
+		monitor.check();
+		monitor.check();
 		release.countDown();
 		assertThat(holder.get(10, TimeUnit.SECONDS)).isEqualTo("done");
 	}
