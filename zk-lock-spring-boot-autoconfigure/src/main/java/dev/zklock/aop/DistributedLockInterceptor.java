@@ -1,7 +1,6 @@
 package dev.zklock.aop;
 
 import java.util.List;
-import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
 import org.aopalliance.intercept.MethodInterceptor;
@@ -199,28 +198,34 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 	}
 
 	private LockHandle acquire(LockOperation operation, LockRequest request) {
-		// a lambda that captures nothing: no allocation per call
-		return whileAcquiring(operation, this.lockManager, request, (manager, lock) -> manager.get().acquire(lock));
+		LockOperation outer = startAcquiring(operation);
+		try {
+			return this.lockManager.get().acquire(request);
+		}
+		finally {
+			acquiring.set(outer);
+		}
 	}
 
 	/**
 	 * Run an acquisition with the operation as {@link #currentOperation()}.
 	 */
 	static <T> T whileAcquiring(LockOperation operation, Supplier<T> acquisition) {
-		return whileAcquiring(operation, acquisition, null, (supplier, unused) -> supplier.get());
-	}
-
-	private static <A, B, T> T whileAcquiring(LockOperation operation, A first, B second,
-			BiFunction<A, B, T> acquisition) {
-		LockOperation outer = acquiring.get();
-		acquiring.set(operation);
+		LockOperation outer = startAcquiring(operation);
 		try {
-			return acquisition.apply(first, second);
+			return acquisition.get();
 		}
 		finally {
-			// set, not remove: the thread keeps its entry instead of making a new one per call
 			acquiring.set(outer);
 		}
+	}
+
+	// Callers set the outer operation back rather than remove the entry, so the thread
+	// keeps its entry instead of making a new one per call
+	private static LockOperation startAcquiring(LockOperation operation) {
+		LockOperation outer = acquiring.get();
+		acquiring.set(operation);
+		return outer;
 	}
 
 	private Object notAcquired(LockOperation operation, LockRequest request, Object target, Object[] args)
