@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the Docker image zookeeper-local:3.9.4 without a registry: a busybox root
+# Builds the Docker image zookeeper-local:3.9.5 without a registry: a busybox root
 # filesystem, a jlink JRE made from the host JDK, the glibc libraries that JRE needs,
 # and the ZooKeeper server jars collected by Maven from .ci/zookeeper-image/pom.xml.
 # The image mirrors the official `zookeeper` image: it reads /conf/zoo.cfg, keeps its
@@ -7,7 +7,7 @@
 # Idempotent: does nothing when the image already exists.
 set -Eeuo pipefail
 
-IMAGE="${ZK_LOCK_LOCAL_IMAGE:-zookeeper-local:3.9.4}"
+IMAGE="${ZK_LOCK_LOCAL_IMAGE:-zookeeper-local:3.9.5}"
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 JRE_MODULES="java.base,java.logging,java.management,java.naming,java.security.jgss,java.security.sasl,java.xml,jdk.crypto.ec,jdk.management,jdk.unsupported"
 

@@ -16,7 +16,7 @@ import org.testcontainers.utility.DockerImageName;
  * The image is the official {@code zookeeper:3.9} unless system property
  * {@value #IMAGE_PROPERTY} or environment variable {@value #IMAGE_ENVIRONMENT_VARIABLE}
  * names another one with the same interface ({@code /conf/zoo.cfg}, {@code /data},
- * {@code zkServer.sh start-foreground}), such as {@code zookeeper-local:3.9.4} from
+ * {@code zkServer.sh start-foreground}), such as {@code zookeeper-local:3.9.5} from
  * {@code .ci/build-zookeeper-image.sh}.
  * <p>
  * For {@code @ServiceConnection}, {@code ZooKeeperContainerConnectionDetailsFactory}
