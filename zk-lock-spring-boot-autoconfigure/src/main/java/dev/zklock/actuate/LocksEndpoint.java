@@ -74,19 +74,13 @@ public class LocksEndpoint {
 		List<LockInfo> infos = new ArrayList<>();
 		int held = 0;
 		int waiting = 0;
-		String basePath = null;
-		if (manager != null) {
-			LockRegistry registry = manager.getRegistry();
+		String basePath = (manager != null) ? manager.getBasePath()
+				: (asyncManager != null) ? asyncManager.getBasePath() : null;
+		for (LockRegistry registry : LockRegistry.distinct((manager != null) ? manager.getRegistry() : null,
+				(asyncManager != null) ? asyncManager.getRegistry() : null)) {
 			infos.addAll(registry.snapshot());
 			held += registry.heldCount();
 			waiting += registry.waitingCount();
-			basePath = manager.getBasePath();
-		}
-		if (asyncManager != null) {
-			infos.addAll(asyncManager.snapshot());
-			held += asyncManager.count(LockState.HELD);
-			waiting += asyncManager.count(LockState.WAITING);
-			basePath = (basePath != null) ? basePath : asyncManager.getBasePath();
 		}
 		List<LockDescriptor> locks = infos.stream().map(LockDescriptor::of).sorted(ORDER).toList();
 		return new LocksDescriptor(basePath, held, waiting, locks);

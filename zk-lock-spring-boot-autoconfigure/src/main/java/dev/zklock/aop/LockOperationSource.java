@@ -153,11 +153,6 @@ public class LockOperationSource {
 	private void checkReturnType(Method method, DistributedLock annotation, List<String> problems) {
 		Class<?> returnType = method.getReturnType();
 		if (AsyncReturnType.of(returnType) != null) {
-			if (annotation.mode() != LockMode.MUTEX) {
-				problems.add("it returns " + returnType.getSimpleName() + " with mode = " + annotation.mode()
-						+ ", but asynchronous methods support mode = MUTEX only (their lock belongs to no thread "
-						+ "and is not re-entrant); use MUTEX, or lock a synchronous method");
-			}
 			return;
 		}
 		if (isAsynchronous(returnType)) {

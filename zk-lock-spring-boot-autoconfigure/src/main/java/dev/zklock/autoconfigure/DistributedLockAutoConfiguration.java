@@ -32,6 +32,7 @@ import dev.zklock.aop.LockOperationSource;
 import dev.zklock.aop.ResolvedOnFirstUse;
 import dev.zklock.core.AsyncLockManager;
 import dev.zklock.core.CuratorLockManager;
+import dev.zklock.core.InstrumentedLockManager;
 import dev.zklock.core.LockLossListener;
 import dev.zklock.core.LockManager;
 import dev.zklock.core.LockOwnerData;
@@ -60,23 +61,28 @@ public final class DistributedLockAutoConfiguration {
 	@ConditionalOnMissingBean
 	LockManager zkLockManager(CuratorFramework client, ZkLockProperties properties, Environment environment,
 			ObjectProvider<LockOwnerData> ownerData, ObjectProvider<LockLossListener> lossListeners,
-			ApplicationEventPublisher eventPublisher) {
+			ObjectProvider<AsyncLockManager> asyncLockManager, ApplicationEventPublisher eventPublisher) {
 		CuratorLockManager manager = new CuratorLockManager(client, properties.getBasePath(),
 				properties.getDefaultTimeout());
 		manager.setInterruptOnLoss(properties.isInterruptOnLoss());
 		manager.setOwnerData(properties.isOwnerData()
 				? ownerData.getIfAvailable(() -> LockOwnerData.json(environment.getProperty("spring.application.name")))
 				: LockOwnerData.none());
-		manager.addLockLossListener(new LockLostEventPublisher(manager, eventPublisher));
+		manager.addLockLossListener(
+				new LockLostEventPublisher(manager, asyncLockManager::getIfAvailable, eventPublisher));
 		lossListeners.orderedStream().forEach(manager::addLockLossListener);
 		return manager;
 	}
 
+	// The asynchronous view of the one engine; a lock manager of the user's own gets an engine of its own here
 	@Bean
 	@ConditionalOnMissingBean
-	AsyncLockManager zkAsyncLockManager(CuratorFramework client, ZkLockProperties properties, Environment environment,
-			ObjectProvider<LockOwnerData> ownerData, ObjectProvider<LockLossListener> lossListeners,
-			ApplicationEventPublisher eventPublisher) {
+	AsyncLockManager zkAsyncLockManager(LockManager lockManager, CuratorFramework client, ZkLockProperties properties,
+			Environment environment, ObjectProvider<LockOwnerData> ownerData,
+			ObjectProvider<LockLossListener> lossListeners, ApplicationEventPublisher eventPublisher) {
+		if (InstrumentedLockManager.unwrap(lockManager) instanceof CuratorLockManager curator) {
+			return curator.async(null);
+		}
 		AsyncLockManager manager = new AsyncLockManager(client, properties.getBasePath(),
 				properties.getDefaultTimeout());
 		manager.setOwnerData(properties.isOwnerData()

@@ -117,13 +117,10 @@ public class LockHoldMonitor implements AutoCloseable {
 		try {
 			long now = System.currentTimeMillis();
 			Set<Hold> current = new HashSet<>();
-			LockRegistry locks = this.registry.get();
-			if (locks != null) {
-				check(locks.snapshot(), now, current);
-			}
 			AsyncLockManager asyncManager = this.asyncLocks.get();
-			if (asyncManager != null) {
-				check(asyncManager.snapshot(), now, current);
+			for (LockRegistry locks : LockRegistry.distinct(this.registry.get(),
+					(asyncManager != null) ? asyncManager.getRegistry() : null)) {
+				check(locks.snapshot(), now, current);
 			}
 			this.warned.retainAll(current);
 		}
