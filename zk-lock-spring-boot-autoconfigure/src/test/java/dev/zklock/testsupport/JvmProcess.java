@@ -80,6 +80,8 @@ public final class JvmProcess {
 
 	private final Map<String, String> environment;
 
+	private final Path javaHome;
+
 	private final List<String> classPathExclusions;
 
 	private volatile Process process;
@@ -102,6 +104,7 @@ public final class JvmProcess {
 		this.outputListener = builder.outputListener;
 		this.environment = Map.copyOf(builder.environment);
 		this.classPathExclusions = List.copyOf(builder.classPathExclusions);
+		this.javaHome = (builder.javaHome != null) ? builder.javaHome : Paths.get(System.getProperty("java.home"));
 		writeLogbackConfig(builder.rootLogLevel);
 	}
 
@@ -132,7 +135,7 @@ public final class JvmProcess {
 			throw new IllegalStateException(this.name + " is already running (pid " + pid() + "); kill or stop it first");
 		}
 		List<String> command = new ArrayList<>();
-		command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+		command.add(this.javaHome.resolve("bin").resolve("java").toString());
 		command.addAll(this.jvmOptions);
 		command.add("-Dlogback.configurationFile=" + this.logbackConfigFile);
 		command.add("-Dzookeeper.jmx.log4j.disable=true");
@@ -464,6 +467,8 @@ public final class JvmProcess {
 
 		private final List<String> classPathExclusions = new ArrayList<>();
 
+		private Path javaHome;
+
 		private Builder(String name, String mainClass) {
 			this.name = name;
 			this.mainClass = mainClass;
@@ -569,6 +574,16 @@ public final class JvmProcess {
 		 * Create the process without starting it.
 		 * @return the process
 		 */
+		/**
+		 * The JDK or JRE that runs the process; by default the one running the tests.
+		 * @param javaHome its home directory
+		 * @return this builder
+		 */
+		public Builder javaHome(Path javaHome) {
+			this.javaHome = javaHome;
+			return this;
+		}
+
 		public JvmProcess build() {
 			return new JvmProcess(this);
 		}
