@@ -24,7 +24,8 @@ import dev.zklock.testsupport.FreePorts;
 /**
  * The resource that the workers' locks protect, served on 127.0.0.1 to the worker
  * processes: one counter per key that a critical section reads ({@code E}), writes
- * ({@code W}) and leaves ({@code X}), one request and answer per line, one connection
+ * ({@code W}) and leaves ({@code X}), and that a reader under a READ lock reads
+ * without a section ({@code P}), one request and answer per line, one connection
  * per worker thread. It sees every critical section in one order, on one clock, and
  * counts what went wrong:
  * <ul>
@@ -187,6 +188,9 @@ final class ProtectedResource implements AutoCloseable {
 						!this.unfenced.contains(key));
 				return accepted ? "A" : "R";
 			}
+			case "P" -> {
+				return "V " + counter.peek();
+			}
 			case "X" -> {
 				Section section = open.remove(key);
 				if (section != null) {
@@ -320,6 +324,10 @@ final class ProtectedResource implements AutoCloseable {
 					this.finished.add(section);
 				}
 			}
+		}
+
+		synchronized long peek() {
+			return this.value;
 		}
 
 		synchronized long[] entryTimes() {
