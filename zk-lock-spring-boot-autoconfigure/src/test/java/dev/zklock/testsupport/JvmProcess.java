@@ -82,6 +82,8 @@ public final class JvmProcess {
 
 	private final List<String> classPathExclusions;
 
+	private final Integer uid;
+
 	private volatile Process process;
 
 	private volatile BufferedWriter input;
@@ -102,6 +104,7 @@ public final class JvmProcess {
 		this.outputListener = builder.outputListener;
 		this.environment = Map.copyOf(builder.environment);
 		this.classPathExclusions = List.copyOf(builder.classPathExclusions);
+		this.uid = builder.uid;
 		writeLogbackConfig(builder.rootLogLevel);
 	}
 
@@ -132,6 +135,12 @@ public final class JvmProcess {
 			throw new IllegalStateException(this.name + " is already running (pid " + pid() + "); kill or stop it first");
 		}
 		List<String> command = new ArrayList<>();
+		if (this.uid != null) {
+			// reading the class path and writing data directories must not depend on modes
+			String capabilities = "+dac_override,+dac_read_search";
+			command.addAll(List.of("setpriv", "--reuid=" + this.uid, "--regid=" + this.uid, "--clear-groups",
+					"--inh-caps=" + capabilities, "--ambient-caps=" + capabilities));
+		}
 		command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
 		command.addAll(this.jvmOptions);
 		command.add("-Dlogback.configurationFile=" + this.logbackConfigFile);
@@ -464,6 +473,8 @@ public final class JvmProcess {
 
 		private final List<String> classPathExclusions = new ArrayList<>();
 
+		private Integer uid;
+
 		private Builder(String name, String mainClass) {
 			this.name = name;
 			this.mainClass = mainClass;
@@ -562,6 +573,18 @@ public final class JvmProcess {
 		 */
 		public Builder classPathWithout(String... fileNameFragments) {
 			this.classPathExclusions.addAll(List.of(fileNameFragments));
+			return this;
+		}
+
+		/**
+		 * Run the process as the given user and group id, through {@code setpriv}, so that
+		 * a {@link LoopbackFirewall} can tell its packets apart. It keeps the right to
+		 * read and write any file, as the test JVM's root user has. Needs root.
+		 * @param uid the user id, which need not exist in {@code /etc/passwd}
+		 * @return this builder
+		 */
+		public Builder runAs(int uid) {
+			this.uid = uid;
 			return this;
 		}
 
