@@ -1,9 +1,11 @@
 package dev.zklock.testsupport;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -11,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import org.apache.curator.framework.CuratorFramework;
 
@@ -237,8 +240,23 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
 			this.uid = (builder.firewall != null) ? builder.firewall.uid("ensemble member " + id) : -1;
 			if (this.uid >= 0) {
 				process.runAs(this.uid);
+				handOver(memberDirectory, this.uid);
 			}
 			this.server = process.build();
+		}
+
+		// ZooKeeper checks access(2) on its data directory, which ignores capabilities
+		private static void handOver(Path directory, int uid) {
+			try (Stream<Path> paths = Files.walk(directory)) {
+				Files.setPosixFilePermissions(directory.getParent(), PosixFilePermissions.fromString("rwxr-xr-x"));
+				for (Path path : paths.toList()) {
+					Files.setAttribute(path, "unix:uid", uid);
+					Files.setAttribute(path, "unix:gid", uid);
+				}
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException("Could not hand " + directory + " over to user " + uid, ex);
+			}
 		}
 
 		/**
