@@ -88,7 +88,7 @@ public final class PauseDetector implements AutoCloseable {
 	 * @param sessionTimeout the negotiated session timeout
 	 * @return the running detector
 	 */
-	public static PauseDetector start(Duration tick, Duration sessionTimeout) {
+	public static PauseDetector startForSession(Duration tick, Duration sessionTimeout) {
 		Duration threshold = safeSilence(sessionTimeout).dividedBy(4);
 		Duration minimum = tick.multipliedBy(3);
 		PauseDetector detector = new PauseDetector(tick,

@@ -102,10 +102,10 @@ class PauseDetectorTests {
 
 	@Test
 	void startedForASessionTheThresholdIsAFractionOfTheSafeSilence() {
-		try (PauseDetector started = PauseDetector.start(Duration.ofMillis(10), Duration.ofSeconds(4))) {
+		try (PauseDetector started = PauseDetector.startForSession(Duration.ofMillis(10), Duration.ofSeconds(4))) {
 			assertThat(started.pauseThresholdNanos()).isEqualTo(250 * MS);
 		}
-		try (PauseDetector started = PauseDetector.start(Duration.ofMillis(50), Duration.ofSeconds(2))) {
+		try (PauseDetector started = PauseDetector.startForSession(Duration.ofMillis(50), Duration.ofSeconds(2))) {
 			assertThat(started.pauseThresholdNanos()).as("at least three ticks").isEqualTo(150 * MS);
 		}
 	}

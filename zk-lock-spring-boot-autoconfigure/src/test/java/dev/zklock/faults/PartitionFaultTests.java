@@ -2,7 +2,6 @@ package dev.zklock.faults;
 
 import java.io.IOException;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -130,7 +129,7 @@ class PartitionFaultTests {
 		holder.await("held", "s8h", EVENT_TIMEOUT);
 		waiter.send("load id=s8h key=s8h threads=1 grants=1 timeoutMs=30000");
 		this.lab.awaitLockNodes("s8h", 2, EVENT_TIMEOUT);
-		StaleControl control = StaleControl.start(this.lab, workers.get("l1"), workers.get("f1"), "s8c");
+		StaleWriteControl control = StaleWriteControl.start(this.lab, workers.get("l1"), workers.get("f1"), "s8c");
 		startLoad(all, "s8");
 
 		long cut = System.nanoTime();
@@ -155,13 +154,13 @@ class PartitionFaultTests {
 		ResourceStats stats = this.lab.resource().stats("s8");
 		ResourceStats held = this.lab.resource().stats("s8h");
 		long[] heldEntries = this.lab.resource().entryTimes("s8h");
-		long regrantMs = millis(heldEntries[heldEntries.length - 1] - cut);
-		long loadRegrantMs = millis(firstAfter(this.lab.resource().entryTimes("s8"), max(suspended)) - cut);
+		long regrantMs = Timeline.millis(heldEntries[heldEntries.length - 1] - cut);
+		long loadRegrantMs = Timeline.millis(Timeline.firstAfter(this.lab.resource().entryTimes("s8"), Timeline.max(suspended)) - cut);
 		this.lab.report("FAULT scenario 8 (leader " + leader.id() + " cut from followers " + uids(followers).size()
 				+ " for " + PARTITION.toMillis() + "ms, tick " + TICK_TIME.toMillis() + "ms): newLeaderAfterMs="
-				+ millis(elected - cut) + " isolatedLeaderMode=" + isolatedMode + " workersOnIsolatedLeaderSuspendedAfterMs="
-				+ suspended.stream().map((at) -> millis(at - cut)).toList() + " holdInDoubtAfterMs="
-				+ millis(inDoubt.receivedNanos() - cut) + " holdWroteAtEnd=" + released.flag("accepted")
+				+ Timeline.millis(elected - cut) + " isolatedLeaderMode=" + isolatedMode + " workersOnIsolatedLeaderSuspendedAfterMs="
+				+ suspended.stream().map((at) -> Timeline.millis(at - cut)).toList() + " holdInDoubtAfterMs="
+				+ Timeline.millis(inDoubt.receivedNanos() - cut) + " holdWroteAtEnd=" + released.flag("accepted")
 				+ " newMajorityGrantsHeldLockAfterMs=" + regrantMs + " (" + ((regrantMs < PARTITION.toMillis())
 						? "during the partition" : "after the heal") + ") loadGrantsAgainAfterMs=" + loadRegrantMs
 				+ " wholeAfterHealMs=" + whole + " droppedPackets=" + dropped + " grants=" + stats.sections()
@@ -192,7 +191,7 @@ class PartitionFaultTests {
 		Map<String, WorkerProcess> workers = this.lab.workers(
 				List.of(WorkerSpec.direct("w1"), WorkerSpec.direct("w2"), WorkerSpec.direct("w3")));
 		List<WorkerProcess> all = List.copyOf(workers.values());
-		StaleControl control = StaleControl.start(this.lab, workers.get("w1"), workers.get("w2"), "s9c");
+		StaleWriteControl control = StaleWriteControl.start(this.lab, workers.get("w1"), workers.get("w2"), "s9c");
 		startLoad(all, "s9");
 
 		long cut = System.nanoTime();
@@ -206,10 +205,10 @@ class PartitionFaultTests {
 		long dropped = this.firewall.droppedPackets();
 		long restored = System.nanoTime();
 		this.lab.makeWhole();
-		long election = millis(System.nanoTime() - restored);
+		long election = Timeline.millis(System.nanoTime() - restored);
 		await("grants after the restore").atMost(SESSION_TIMEOUT.multipliedBy(4))
 			.pollInterval(Duration.ofMillis(10))
-			.until(() -> firstAfter(this.lab.resource().entryTimes("s9"), restored) > 0);
+			.until(() -> Timeline.firstAfter(this.lab.resource().entryTimes("s9"), restored) > 0);
 		boolean controlAccepted = control.finish(SESSION_TIMEOUT.multipliedBy(3));
 		List<WorkerEvent> loads = stopLoad(all, "s9");
 		long orphans = awaitNoOrphans("s9", "s9c");
@@ -217,14 +216,14 @@ class PartitionFaultTests {
 		long[] entries = this.lab.resource().entryTimes("s9");
 		long grace = cut + TICK_TIME.toNanos();
 		long withoutQuorum = Stream.of(entries, this.lab.resource().entryTimes("s9c"))
-			.mapToLong((times) -> count(times, grace, restored))
+			.mapToLong((times) -> Timeline.count(times, grace, restored))
 			.sum();
-		long lastBefore = lastBefore(entries, restored);
-		long resume = millis(firstAfter(entries, restored) - restored);
+		long lastBefore = Timeline.lastBefore(entries, restored);
+		long resume = Timeline.millis(Timeline.firstAfter(entries, restored) - restored);
 		long bound = 2 * SESSION_TIMEOUT.toMillis() + election;
 		this.lab.report("FAULT scenario 9 (quorum lost: all 3 members cut from each other for " + PARTITION.toMillis()
-				+ "ms under load): noMemberServingAfterMs=" + millis(gone - cut) + " lastGrantAfterCutMs="
-				+ millis(lastBefore - cut) + " grantsWithoutQuorum=" + withoutQuorum + " (from " + TICK_TIME.toMillis()
+				+ "ms under load): noMemberServingAfterMs=" + Timeline.millis(gone - cut) + " lastGrantAfterCutMs="
+				+ Timeline.millis(lastBefore - cut) + " grantsWithoutQuorum=" + withoutQuorum + " (from " + TICK_TIME.toMillis()
 				+ "ms after the cut to the restore) electionAfterRestoreMs=" + election + " grantsResumedAfterMs="
 				+ resume + " (bound 2x" + SESSION_TIMEOUT.toMillis() + "ms+election=" + bound + "ms) droppedPackets="
 				+ dropped + " grants=" + stats.sections() + " overlaps=" + stats.overlaps() + " count=" + stats.value()
@@ -276,14 +275,14 @@ class PartitionFaultTests {
 		long orphans = awaitNoOrphans("s10");
 		ResourceStats stats = this.lab.resource().stats("s10");
 		this.lab.report("FAULT scenario 10 (worker cut from its member " + home.id() + ", not the others, for "
-				+ PARTITION.toMillis() + "ms): suspendedAfterMs=" + millis(suspended - cut) + " failedOverAfterMs="
-				+ millis(reconnected.receivedNanos() - cut) + " toMember=" + away.id() + " sameSession="
+				+ PARTITION.toMillis() + "ms): suspendedAfterMs=" + Timeline.millis(suspended - cut) + " failedOverAfterMs="
+				+ Timeline.millis(reconnected.receivedNanos() - cut) + " toMember=" + away.id() + " sameSession="
 				+ session.equals(sessionAfter) + " grantDuringCut=" + once.get("outcome") + " droppedPackets=" + dropped
 				+ " grants=" + stats.sections() + " overlaps=" + stats.overlaps() + " count=" + stats.value() + "/"
 				+ stats.writesAccepted() + " lostUpdates=" + stats.lostUpdates() + " staleAccepted="
 				+ stats.staleAccepted() + " tokenRegressions=" + stats.tokenRegressions() + " orphans=" + orphans
 				+ " | control (worker that knows member " + first.id() + " only): suspendedAfterMs="
-				+ millis(stuckSuspended - cut) + " reconnectedDuringCut=" + stuckReconnected + " | "
+				+ Timeline.millis(stuckSuspended - cut) + " reconnectedDuringCut=" + stuckReconnected + " | "
 				+ counts(loads));
 		// the session is reported, not required: the client's read timeout (2/3 of it) plus
 		// ZooKeeper's random reconnect delay of up to 1 s leave a 4 s session little room
@@ -377,33 +376,6 @@ class PartitionFaultTests {
 		return members.stream().flatMap((member) -> member.peerPorts().stream()).toList();
 	}
 
-	private static long firstAfter(long[] times, long from) {
-		for (long time : times) {
-			if (time > from) {
-				return time;
-			}
-		}
-		return -1;
-	}
-
-	private static long lastBefore(long[] times, long to) {
-		long last = -1;
-		for (long time : times) {
-			if (time < to) {
-				last = time;
-			}
-		}
-		return last;
-	}
-
-	private static long count(long[] times, long from, long to) {
-		return Arrays.stream(times).filter((time) -> time > from && time < to).count();
-	}
-
-	private static long max(List<Long> times) {
-		return times.stream().mapToLong(Long::longValue).max().orElse(0);
-	}
-
 	private static String counts(List<WorkerEvent> loads) {
 		return loads.stream()
 			.flatMap((event) -> event.fields().keySet().stream())
@@ -412,54 +384,6 @@ class PartitionFaultTests {
 			.sorted()
 			.map((name) -> name + "=" + loads.stream().mapToLong((event) -> event.count(name)).sum())
 			.collect(Collectors.joining(" "));
-	}
-
-	private static long millis(long nanos) {
-		return nanos / 1_000_000;
-	}
-
-	/**
-	 * The unfenced control: a holder that checked before the fault writes after it
-	 * without checking again, once a waiter on another side got the lock. The
-	 * resource accepts and counts the stale write, so the checks above can fail.
-	 */
-	private static final class StaleControl {
-
-		private final FaultLab lab;
-
-		private final WorkerProcess holder;
-
-		private final WorkerProcess waiter;
-
-		private final String key;
-
-		private StaleControl(FaultLab lab, WorkerProcess holder, WorkerProcess waiter, String key) {
-			this.lab = lab;
-			this.holder = holder;
-			this.waiter = waiter;
-			this.key = key;
-		}
-
-		static StaleControl start(FaultLab lab, WorkerProcess holder, WorkerProcess waiter, String key) {
-			lab.resource().unfenced(key);
-			holder.send("pause id=" + key + " key=" + key);
-			holder.await("at-pause", key, EVENT_TIMEOUT);
-			waiter.send("load id=" + key + " key=" + key + " threads=1 grants=1 timeoutMs=30000");
-			lab.awaitLockNodes(key, 2, EVENT_TIMEOUT);
-			return new StaleControl(lab, holder, waiter, key);
-		}
-
-		// whether the resource accepted the holder's late write
-		boolean finish(Duration timeout) {
-			this.waiter.await("load-done", this.key, timeout);
-			this.holder.send("go id=" + this.key);
-			return this.holder.await("pause-done", this.key, EVENT_TIMEOUT).flag("accepted");
-		}
-
-		ResourceStats stats() {
-			return this.lab.resource().stats(this.key);
-		}
-
 	}
 
 }
