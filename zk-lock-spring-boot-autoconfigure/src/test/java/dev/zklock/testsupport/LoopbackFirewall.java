@@ -85,6 +85,11 @@ public final class LoopbackFirewall implements AutoCloseable {
 						+ (command.equals("nft") ? "nftables" : "util-linux") + ")";
 			}
 		}
+		String switched = run(List.of("setpriv", "--reuid=" + 3_000_000, "--regid=" + 3_000_000, "--clear-groups",
+				"--inh-caps=+dac_override,+dac_read_search", "--ambient-caps=+dac_override,+dac_read_search", "true"));
+		if (switched != null) {
+			return "processes cannot run as users of their own (needs root): setpriv failed: " + switched;
+		}
 		String probe = TABLE_PREFIX + "probe_" + ProcessHandle.current().pid();
 		Result created = nft("add table inet " + probe + "\ndelete table inet " + probe + "\n");
 		if (created.status() != 0) {
@@ -274,6 +279,26 @@ public final class LoopbackFirewall implements AutoCloseable {
 		List<String> directories = new ArrayList<>((path != null) ? List.of(path.split(":")) : List.of());
 		directories.addAll(List.of("/usr/sbin", "/sbin"));
 		return directories.stream().anyMatch((directory) -> Files.isExecutable(Path.of(directory, command)));
+	}
+
+	// null when the command succeeded, else its output
+	private static String run(List<String> command) {
+		try {
+			Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+			String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+			if (!process.waitFor(30, TimeUnit.SECONDS)) {
+				process.destroyForcibly();
+				return "did not finish within 30 s";
+			}
+			return (process.exitValue() == 0) ? null : output.trim();
+		}
+		catch (IOException ex) {
+			return ex.getMessage();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return "interrupted";
+		}
 	}
 
 	private static Result nft(String script) {
