@@ -111,15 +111,15 @@ public final class PauseDetector implements AutoCloseable {
 		}
 		// T is the negotiated session timeout. The server expires a session T after it
 		// last received something from the client; its expiry queue rounds that deadline
-		// up to the next tick, so never earlier. The client sends a ping after T/3 without
-		// sending, and gives the connection up after 2T/3 without hearing from the server
+		// up to the next tick, so never earlier. The client pings after T/3 without
+		// sending and gives the connection up after 2T/3 without hearing from the server
 		// (its read timeout). So while the client runs and calls itself connected, it got
-		// an answer within the last 2T/3, to a request that reached the server then or a
-		// round trip before: the server keeps the session for at least T/3 - RTT more,
-		// 2T/3 when the connection is healthy. Frozen from the last tick on, the process
-		// is safe for T/3 - RTT in the worst case. A quarter of T keeps T/12 in hand for
-		// the round trip, the ticker's own delay, clock rates that differ slightly
-		// between machines, and the moment between the caller's check and its use.
+		// an answer within the last 2T/3, to a request the server received at most a round
+		// trip earlier: the server keeps the session for at least T/3 - RTT more, 2T/3 on
+		// a healthy connection. Frozen from the last tick on, the process is safe for
+		// T/3 - RTT in the worst case. A quarter of T keeps T/12 in hand for the round
+		// trip, the ticker's own delay, clock rates that differ slightly between machines,
+		// and the moment between the caller's check and its use of the lock.
 		return sessionTimeout.dividedBy(4);
 	}
 
