@@ -193,6 +193,9 @@ class PartitionFaultTests {
 		List<WorkerProcess> all = List.copyOf(workers.values());
 		StaleWriteControl control = StaleWriteControl.start(this.lab, workers.get("w1"), workers.get("w2"), "s9c");
 		startLoad(all, "s9");
+		// without a lock, sections go on through the partition: the window below is not empty by design
+		WorkerProcess unlocked = workers.get("w3");
+		unlocked.send("load id=s9u key=s9u threads=1 grants=0 sleepMs=5 lock=false");
 
 		long cut = System.nanoTime();
 		// every member cut off from the two others: no two of them form a quorum
@@ -211,6 +214,7 @@ class PartitionFaultTests {
 			.until(() -> Timeline.firstAfter(this.lab.resource().entryTimes("s9"), restored) > 0);
 		boolean controlAccepted = control.finish(SESSION_TIMEOUT.multipliedBy(3));
 		List<WorkerEvent> loads = stopLoad(all, "s9");
+		stopLoad(List.of(unlocked), "s9u");
 		long orphans = awaitNoOrphans("s9", "s9c");
 		ResourceStats stats = this.lab.resource().stats("s9");
 		long[] entries = this.lab.resource().entryTimes("s9");
@@ -218,6 +222,7 @@ class PartitionFaultTests {
 		long withoutQuorum = Stream.of(entries, this.lab.resource().entryTimes("s9c"))
 			.mapToLong((times) -> Timeline.count(times, grace, restored))
 			.sum();
+		long unlockedSections = Timeline.count(this.lab.resource().entryTimes("s9u"), grace, restored);
 		long lastBefore = Timeline.lastBefore(entries, restored);
 		long resume = Timeline.millis(Timeline.firstAfter(entries, restored) - restored);
 		long bound = 2 * SESSION_TIMEOUT.toMillis() + election;
@@ -230,8 +235,10 @@ class PartitionFaultTests {
 				+ "/" + stats.writesAccepted() + " lostUpdates=" + stats.lostUpdates() + " staleAccepted="
 				+ stats.staleAccepted() + " tokenRegressions=" + stats.tokenRegressions() + " orphans=" + orphans
 				+ " | unfenced control (holder writes after the restore without checking): staleAccepted="
-				+ control.stats().staleAccepted() + " | " + counts(loads));
+				+ control.stats().staleAccepted() + " | unlocked control: sectionsWithoutQuorum=" + unlockedSections
+				+ " | " + counts(loads));
 		assertThat(dropped).isPositive();
+		assertThat(unlockedSections).as("sections of the unlocked control during the partition").isPositive();
 		assertThat(withoutQuorum).as("grants while no quorum existed").isZero();
 		assertThat(resume).as("grants resumed after the restore").isLessThanOrEqualTo(bound);
 		assertSafe(stats, orphans);
