@@ -8,6 +8,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -101,6 +102,22 @@ class LoopbackFirewallTests {
 			.withMessageContaining("not one of this firewall's");
 	}
 
+	@Test
+	void installingDeletesTheTablesOfDeadTestJvms() throws Exception {
+		Process gone = new ProcessBuilder("true").start();
+		gone.waitFor();
+		String stale = "zklock_test_" + gone.pid() + "_beef";
+		String alive = "zklock_test_" + ProcessHandle.current().pid() + "_cafe";
+		nft("add", "table", "inet", stale);
+		nft("add", "table", "inet", alive);
+		try (LoopbackFirewall next = LoopbackFirewall.install()) {
+			assertThat(nftTables()).doesNotContain(stale).contains(alive).contains(next.table());
+		}
+		finally {
+			nft("delete", "table", "inet", alive);
+		}
+	}
+
 	private JvmProcess client(String name, List<String> output) {
 		JvmProcess process = JvmProcess.builder("client " + name, LoopbackClientMain.class.getName())
 			.directory(this.directory)
@@ -128,6 +145,14 @@ class LoopbackFirewallTests {
 			socket.getOutputStream().write(7);
 			return socket.getInputStream().read() == 7;
 		}
+	}
+
+	private static void nft(String... arguments) throws Exception {
+		List<String> command = new ArrayList<>(List.of("nft"));
+		command.addAll(List.of(arguments));
+		Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+		String output = new String(process.getInputStream().readAllBytes());
+		assertThat(process.waitFor()).as("%s: %s", command, output).isZero();
 	}
 
 	private static String nftTables() throws IOException {
