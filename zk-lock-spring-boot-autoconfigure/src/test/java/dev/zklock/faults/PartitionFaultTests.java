@@ -28,6 +28,11 @@ import dev.zklock.testsupport.ZooKeeperEnsemble.Member;
 
 import static dev.zklock.faults.FaultLab.SESSION_TIMEOUT;
 import static dev.zklock.faults.FaultLab.TICK_TIME;
+import static dev.zklock.faults.Timeline.count;
+import static dev.zklock.faults.Timeline.firstAfter;
+import static dev.zklock.faults.Timeline.lastBefore;
+import static dev.zklock.faults.Timeline.max;
+import static dev.zklock.faults.Timeline.millis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -134,7 +139,7 @@ class PartitionFaultTests {
 
 		long cut = System.nanoTime();
 		this.firewall.cutBetween(List.of(leader.uid()), leader.peerPorts(), uids(followers), peerPorts(followers));
-		long elected = awaitLeaderAmong(followers, cut);
+		long elected = awaitLeaderAmong(followers);
 		List<Long> suspended = onLeader.stream().map((worker) -> suspendedAfter(worker, cut)).toList();
 		WorkerEvent inDoubt = holder.await((event) -> event.type().equals("state") && "s8h".equals(event.id())
 				&& !event.flag("held"), "s8h in doubt on " + holder, PARTITION);
@@ -154,13 +159,14 @@ class PartitionFaultTests {
 		ResourceStats stats = this.lab.resource().stats("s8");
 		ResourceStats held = this.lab.resource().stats("s8h");
 		long[] heldEntries = this.lab.resource().entryTimes("s8h");
-		long regrantMs = Timeline.millis(heldEntries[heldEntries.length - 1] - cut);
-		long loadRegrantMs = Timeline.millis(Timeline.firstAfter(this.lab.resource().entryTimes("s8"), Timeline.max(suspended)) - cut);
-		this.lab.report("FAULT scenario 8 (leader " + leader.id() + " cut from followers " + uids(followers).size()
-				+ " for " + PARTITION.toMillis() + "ms, tick " + TICK_TIME.toMillis() + "ms): newLeaderAfterMs="
-				+ Timeline.millis(elected - cut) + " isolatedLeaderMode=" + isolatedMode + " workersOnIsolatedLeaderSuspendedAfterMs="
-				+ suspended.stream().map((at) -> Timeline.millis(at - cut)).toList() + " holdInDoubtAfterMs="
-				+ Timeline.millis(inDoubt.receivedNanos() - cut) + " holdWroteAtEnd=" + released.flag("accepted")
+		long regrantMs = millis(heldEntries[heldEntries.length - 1] - cut);
+		long loadRegrantMs = millis(firstAfter(this.lab.resource().entryTimes("s8"), max(suspended)) - cut);
+		List<Integer> followerIds = followers.stream().map(Member::id).toList();
+		this.lab.report("FAULT scenario 8 (leader " + leader.id() + " cut from followers " + followerIds + " for "
+				+ PARTITION.toMillis() + "ms, tick " + TICK_TIME.toMillis() + "ms): newLeaderAfterMs="
+				+ millis(elected - cut) + " isolatedLeaderMode=" + isolatedMode + " workersOnIsolatedLeaderSuspendedAfterMs="
+				+ suspended.stream().map((at) -> millis(at - cut)).toList() + " holdInDoubtAfterMs="
+				+ millis(inDoubt.receivedNanos() - cut) + " holdWroteAtEnd=" + released.flag("accepted")
 				+ " newMajorityGrantsHeldLockAfterMs=" + regrantMs + " (" + ((regrantMs < PARTITION.toMillis())
 						? "during the partition" : "after the heal") + ") loadGrantsAgainAfterMs=" + loadRegrantMs
 				+ " wholeAfterHealMs=" + whole + " droppedPackets=" + dropped + " grants=" + stats.sections()
@@ -208,10 +214,10 @@ class PartitionFaultTests {
 		long dropped = this.firewall.droppedPackets();
 		long restored = System.nanoTime();
 		this.lab.makeWhole();
-		long election = Timeline.millis(System.nanoTime() - restored);
+		long election = millis(System.nanoTime() - restored);
 		await("grants after the restore").atMost(SESSION_TIMEOUT.multipliedBy(4))
 			.pollInterval(Duration.ofMillis(10))
-			.until(() -> Timeline.firstAfter(this.lab.resource().entryTimes("s9"), restored) > 0);
+			.until(() -> firstAfter(this.lab.resource().entryTimes("s9"), restored) > 0);
 		boolean controlAccepted = control.finish(SESSION_TIMEOUT.multipliedBy(3));
 		List<WorkerEvent> loads = stopLoad(all, "s9");
 		stopLoad(List.of(unlocked), "s9u");
@@ -220,15 +226,15 @@ class PartitionFaultTests {
 		long[] entries = this.lab.resource().entryTimes("s9");
 		long grace = cut + TICK_TIME.toNanos();
 		long withoutQuorum = Stream.of(entries, this.lab.resource().entryTimes("s9c"))
-			.mapToLong((times) -> Timeline.count(times, grace, restored))
+			.mapToLong((times) -> count(times, grace, restored))
 			.sum();
-		long unlockedSections = Timeline.count(this.lab.resource().entryTimes("s9u"), grace, restored);
-		long lastBefore = Timeline.lastBefore(entries, restored);
-		long resume = Timeline.millis(Timeline.firstAfter(entries, restored) - restored);
+		long unlockedSections = count(this.lab.resource().entryTimes("s9u"), grace, restored);
+		long lastBefore = lastBefore(entries, restored);
+		long resume = millis(firstAfter(entries, restored) - restored);
 		long bound = 2 * SESSION_TIMEOUT.toMillis() + election;
 		this.lab.report("FAULT scenario 9 (quorum lost: all 3 members cut from each other for " + PARTITION.toMillis()
-				+ "ms under load): noMemberServingAfterMs=" + Timeline.millis(gone - cut) + " lastGrantAfterCutMs="
-				+ Timeline.millis(lastBefore - cut) + " grantsWithoutQuorum=" + withoutQuorum + " (from " + TICK_TIME.toMillis()
+				+ "ms under load): noMemberServingAfterMs=" + millis(gone - cut) + " lastGrantAfterCutMs="
+				+ millis(lastBefore - cut) + " grantsWithoutQuorum=" + withoutQuorum + " (from " + TICK_TIME.toMillis()
 				+ "ms after the cut to the restore) electionAfterRestoreMs=" + election + " grantsResumedAfterMs="
 				+ resume + " (bound 2x" + SESSION_TIMEOUT.toMillis() + "ms+election=" + bound + "ms) droppedPackets="
 				+ dropped + " grants=" + stats.sections() + " overlaps=" + stats.overlaps() + " count=" + stats.value()
@@ -282,14 +288,14 @@ class PartitionFaultTests {
 		long orphans = awaitNoOrphans("s10");
 		ResourceStats stats = this.lab.resource().stats("s10");
 		this.lab.report("FAULT scenario 10 (worker cut from its member " + home.id() + ", not the others, for "
-				+ PARTITION.toMillis() + "ms): suspendedAfterMs=" + Timeline.millis(suspended - cut) + " failedOverAfterMs="
-				+ Timeline.millis(reconnected.receivedNanos() - cut) + " toMember=" + away.id() + " sameSession="
+				+ PARTITION.toMillis() + "ms): suspendedAfterMs=" + millis(suspended - cut) + " failedOverAfterMs="
+				+ millis(reconnected.receivedNanos() - cut) + " toMember=" + away.id() + " sameSession="
 				+ session.equals(sessionAfter) + " grantDuringCut=" + once.get("outcome") + " droppedPackets=" + dropped
 				+ " grants=" + stats.sections() + " overlaps=" + stats.overlaps() + " count=" + stats.value() + "/"
 				+ stats.writesAccepted() + " lostUpdates=" + stats.lostUpdates() + " staleAccepted="
 				+ stats.staleAccepted() + " tokenRegressions=" + stats.tokenRegressions() + " orphans=" + orphans
 				+ " | control (worker that knows member " + first.id() + " only): suspendedAfterMs="
-				+ Timeline.millis(stuckSuspended - cut) + " reconnectedDuringCut=" + stuckReconnected + " | "
+				+ millis(stuckSuspended - cut) + " reconnectedDuringCut=" + stuckReconnected + " | "
 				+ counts(loads));
 		// the session is reported, not required: the client's read timeout (2/3 of it) plus
 		// ZooKeeper's random reconnect delay of up to 1 s leave a 4 s session little room
@@ -328,7 +334,7 @@ class PartitionFaultTests {
 		return Stream.of(keys).mapToLong(this.lab::lockNodes).sum();
 	}
 
-	private long awaitLeaderAmong(List<Member> candidates, long since) {
+	private long awaitLeaderAmong(List<Member> candidates) {
 		await("a new leader among " + candidates).atMost(PARTITION)
 			.pollInterval(Duration.ofMillis(20))
 			.until(() -> candidates.stream().anyMatch((member) -> member.mode() == ServerMode.LEADER));
