@@ -152,7 +152,7 @@ public final class LoopbackFirewall implements AutoCloseable {
 
 	/**
 	 * Drop every packet, both ways, of the connections that the given users open to the
-	 * given ports on 127.0.0.1, those already open included.
+	 * given ports on loopback, those already open included.
 	 * @param initiators user ids from {@link #uid(String)}
 	 * @param listeningPorts the ports they connect to
 	 */
@@ -165,8 +165,8 @@ public final class LoopbackFirewall implements AutoCloseable {
 				throw new IllegalArgumentException("User " + uid + " is not one of this firewall's " + this.uids);
 			}
 		}
-		String rule = "ct mark " + set(initiators) + " meta l4proto tcp ct original proto-dst " + set(listeningPorts)
-				+ " counter drop";
+		String rule = "oifname \"lo\" ct mark " + set(initiators) + " meta l4proto tcp ct original proto-dst "
+				+ set(listeningPorts) + " counter drop";
 		apply("add rule inet " + this.table + " partition " + rule + "\n");
 		this.cuts.add(rule);
 	}
