@@ -98,6 +98,16 @@ final class ProtectedResource implements AutoCloseable {
 	}
 
 	/**
+	 * When the resource applied writes on a key, in {@link System#nanoTime()}.
+	 * @param key the key
+	 * @return the times, in order
+	 */
+	long[] writeTimes(String key) {
+		Counter counter = this.counters.get(key);
+		return (counter != null) ? counter.writeTimes() : new long[0];
+	}
+
+	/**
 	 * When sections on a key were entered, in {@link System#nanoTime()}.
 	 * @param key the key
 	 * @return the entry times, in order
@@ -252,6 +262,8 @@ final class ProtectedResource implements AutoCloseable {
 
 		private int entries;
 
+		private long[] writeTimes = new long[1024];
+
 		private long writesAccepted;
 
 		private long writesWithoutCheck;
@@ -311,6 +323,10 @@ final class ProtectedResource implements AutoCloseable {
 			}
 			this.value = newValue;
 			this.highestToken = Math.max(this.highestToken, section.token);
+			if (this.writesAccepted == this.writeTimes.length) {
+				this.writeTimes = Arrays.copyOf(this.writeTimes, this.writeTimes.length * 2);
+			}
+			this.writeTimes[(int) this.writesAccepted] = System.nanoTime();
 			this.writesAccepted++;
 			return true;
 		}
@@ -332,6 +348,10 @@ final class ProtectedResource implements AutoCloseable {
 
 		synchronized long[] entryTimes() {
 			return Arrays.copyOf(this.entryTimes, this.entries);
+		}
+
+		synchronized long[] writeTimes() {
+			return Arrays.copyOf(this.writeTimes, (int) this.writesAccepted);
 		}
 
 		synchronized ResourceStats stats(String key) {
