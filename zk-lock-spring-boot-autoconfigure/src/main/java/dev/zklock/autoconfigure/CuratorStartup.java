@@ -12,6 +12,8 @@ import org.apache.zookeeper.client.ZKClientConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.util.StringUtils;
+
 /**
  * Starts the auto-configured client and waits up to {@code zk-lock.startup.wait} for
  * its first connection: fails startup, or warns and lets the client retry in the
@@ -73,7 +75,9 @@ final class CuratorStartup {
 		if (this.properties.getStartup().isFailFast()) {
 			client.close();
 			throw (tlsProblem != null) ? tlsProblem : new ZooKeeperNotConnectedException(this.connectString, wait,
-					this.properties.getTls().isEnabled(), this.properties.getAuth().getScheme());
+					this.properties.getTls().isEnabled()
+							|| StringUtils.hasText(this.properties.getSsl().getBundle()),
+					this.properties.getAuth().getScheme());
 		}
 		if (tlsProblem != null) {
 			logger.error("zk-lock: cannot connect to ZooKeeper at {}: {}. {} Starting anyway because "

@@ -107,6 +107,8 @@ public class ZkLockProperties implements InitializingBean {
 
 	private final Tls tls = new Tls();
 
+	private final Ssl ssl = new Ssl();
+
 	private final Embedded embedded = new Embedded();
 
 	public String getConnectString() {
@@ -219,6 +221,10 @@ public class ZkLockProperties implements InitializingBean {
 
 	public Tls getTls() {
 		return this.tls;
+	}
+
+	public Ssl getSsl() {
+		return this.ssl;
 	}
 
 	public Embedded getEmbedded() {
@@ -458,6 +464,28 @@ public class ZkLockProperties implements InitializingBean {
 
 		public void setTrustStoreType(String trustStoreType) {
 			this.trustStoreType = trustStoreType;
+		}
+
+	}
+
+	/**
+	 * TLS for the client connection through a Spring Boot SSL bundle.
+	 */
+	public static class Ssl {
+
+		/**
+		 * Name of the SSL bundle (spring.ssl.bundle.jks.* or spring.ssl.bundle.pem.*)
+		 * whose key and trust material the client connects with over TLS. Setting it
+		 * turns TLS on; the zk-lock.tls.* store properties are then not used.
+		 */
+		private String bundle;
+
+		public String getBundle() {
+			return this.bundle;
+		}
+
+		public void setBundle(String bundle) {
+			this.bundle = bundle;
 		}
 
 	}

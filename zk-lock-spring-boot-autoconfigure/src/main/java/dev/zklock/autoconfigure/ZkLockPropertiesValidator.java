@@ -36,7 +36,10 @@ final class ZkLockPropertiesValidator {
 		}
 		validateBasePath(properties.getBasePath(), StringUtils.hasText(properties.getNamespace()));
 		validateAuth(properties.getAuth());
-		validateTls(properties.getTls());
+		validateSslBundle(properties.getSsl(), properties.getTls());
+		if (!StringUtils.hasText(properties.getSsl().getBundle())) {
+			validateTls(properties.getTls());
+		}
 		validateEmbedded(properties.getEmbedded());
 	}
 
@@ -207,6 +210,16 @@ final class ZkLockPropertiesValidator {
 			throw new InvalidZkLockPropertyException(PREFIX + "auth.credentials", InvalidZkLockPropertyException.HIDDEN,
 					"the digest scheme expects credentials of the form user:password",
 					"Set 'zk-lock.auth.credentials' to user:password.");
+		}
+	}
+
+	private static void validateSslBundle(ZkLockProperties.Ssl ssl, ZkLockProperties.Tls tls) {
+		if (StringUtils.hasText(ssl.getBundle())
+				&& (StringUtils.hasText(tls.getKeyStore()) || StringUtils.hasText(tls.getTrustStore()))) {
+			throw new InvalidZkLockPropertyException(PREFIX + "ssl.bundle", ssl.getBundle(),
+					"both an SSL bundle and the 'zk-lock.tls.*' stores are set, and only one can be used",
+					"Keep 'zk-lock.ssl.bundle' and remove 'zk-lock.tls.key-store' and 'zk-lock.tls.trust-store', "
+							+ "or remove 'zk-lock.ssl.bundle'.");
 		}
 	}
 
