@@ -7,9 +7,11 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.Key;
 import java.security.KeyStore;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Collections;
 import java.util.List;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -21,6 +23,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
+import org.springframework.boot.ssl.DefaultSslBundleRegistry;
+import org.springframework.boot.ssl.SslBundle;
+import org.springframework.boot.ssl.jks.JksSslStoreBundle;
+import org.springframework.boot.ssl.jks.JksSslStoreDetails;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
@@ -34,7 +40,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code zk-lock.ssl.bundle}: the client connects with a Spring Boot SSL bundle, JKS
  * or PEM, to the same TLS-only ZooKeeper process as {@link ZkLockTlsTests}, which asks
  * for a client certificate. A bundle that does not trust the server fails startup; a
- * missing bundle fails it naming the property.
+ * missing bundle fails it naming the property; a reloaded bundle is written again.
  */
 class ZkLockSslBundleTests {
 
@@ -116,6 +122,43 @@ class ZkLockSslBundleTests {
 				.hasMessageContaining("'zk-lock.ssl.bundle'")
 				.hasMessageContaining("zk-lock.tls.trust-store");
 		});
+	}
+
+	@Test
+	void aReloadedBundleIsWrittenForTheNextConnections() {
+		DefaultSslBundleRegistry registry = new DefaultSslBundleRegistry("zk", bundle(certificates.trustStore()));
+		this.runner.withBean(DefaultSslBundleRegistry.class, () -> registry)
+			.withPropertyValues("zk-lock.connect-string=" + server.connectString(), "zk-lock.ssl.bundle=zk")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				ZKClientConfig config = context.getBean(CuratorFramework.class)
+					.getZookeeperClient()
+					.getZooKeeper()
+					.getClientConfig();
+				Path trustStore = Path.of(config.getProperty(ZooKeeperTlsClientConfig.TRUST_STORE_LOCATION));
+				String password = config.getProperty(ZooKeeperTlsClientConfig.TRUST_STORE_PASSWORD);
+				assertThat(trustedSubjects(trustStore, password)).containsExactly("CN=zk-lock test CA");
+				registry.updateBundle("zk", bundle(certificates.otherTrustStore()));
+				assertThat(trustedSubjects(trustStore, password)).containsExactly("CN=some other CA");
+			});
+	}
+
+	private static SslBundle bundle(Path trustStore) {
+		return SslBundle.of(new JksSslStoreBundle(
+				new JksSslStoreDetails("PKCS12", null, "file:" + certificates.clientKeyStore(), certificates.password()),
+				new JksSslStoreDetails("PKCS12", null, "file:" + trustStore, certificates.password())));
+	}
+
+	private static List<String> trustedSubjects(Path trustStore, String password) throws Exception {
+		KeyStore store = KeyStore.getInstance("PKCS12");
+		try (InputStream in = Files.newInputStream(trustStore)) {
+			store.load(in, password.toCharArray());
+		}
+		List<String> subjects = new ArrayList<>();
+		for (String alias : Collections.list(store.aliases())) {
+			subjects.add(((X509Certificate) store.getCertificate(alias)).getSubjectX500Principal().getName());
+		}
+		return subjects;
 	}
 
 	private void locksOverTls(AssertableApplicationContext context) throws Exception {
