@@ -3,6 +3,7 @@ package dev.zklock;
 import java.lang.reflect.UndeclaredThrowableException;
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -100,7 +101,7 @@ public class LockTemplate {
 		return result;
 	}
 
-	private static LockLostException checkHeld(LockHandle handle) {
+	private static @Nullable LockLostException checkHeld(LockHandle handle) {
 		try {
 			handle.assertHeld();
 			return null;

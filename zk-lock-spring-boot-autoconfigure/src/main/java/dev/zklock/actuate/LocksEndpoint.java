@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
@@ -92,7 +94,7 @@ public class LocksEndpoint {
 	 * @return the queues, or {@code null} (404) when no lock of that name exists
 	 */
 	@ReadOperation
-	public LockQueuesDescriptor lock(@Selector String name) {
+	public @Nullable LockQueuesDescriptor lock(@Selector String name) {
 		CuratorLockManager manager = this.lockManager.get();
 		if (manager == null) {
 			return null;
@@ -109,7 +111,7 @@ public class LocksEndpoint {
 	 * number of pending acquisitions)
 	 * @param locks each lock held or awaited, per key
 	 */
-	public record LocksDescriptor(String basePath, int held, int waiting, List<LockDescriptor> locks) {
+	public record LocksDescriptor(@Nullable String basePath, int held, int waiting, List<LockDescriptor> locks) {
 
 	}
 
@@ -130,7 +132,7 @@ public class LocksEndpoint {
 	 * is suspended), {@code LOST} or {@code RELEASING}
 	 */
 	public record LockDescriptor(String name, String key, String path, String mode, String thread, long threadId,
-			Instant since, Long fencingToken, String state) {
+			Instant since, @Nullable Long fencingToken, String state) {
 
 		static LockDescriptor of(LockInfo info) {
 			return new LockDescriptor(info.name(), info.key(), info.path(), info.mode().name(), info.threadName(),

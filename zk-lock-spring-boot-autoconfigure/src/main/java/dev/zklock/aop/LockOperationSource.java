@@ -14,6 +14,8 @@ import java.util.concurrent.Future;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.core.MethodClassKey;
@@ -77,7 +79,7 @@ public class LockOperationSource {
 	 * @return the operation, or {@code null} when the method is not locked
 	 * @throws InvalidLockDeclarationException when the declaration cannot work
 	 */
-	public LockOperation getOperation(Method method, Class<?> targetClass) {
+	public @Nullable LockOperation getOperation(Method method, @Nullable Class<?> targetClass) {
 		MethodClassKey cacheKey = new MethodClassKey(method, targetClass);
 		Object cached = this.operations.get(cacheKey);
 		if (cached == null) {
@@ -89,7 +91,7 @@ public class LockOperationSource {
 		return (cached != NO_OPERATION) ? (LockOperation) cached : null;
 	}
 
-	private LockOperation computeOperation(Method method, Class<?> targetClass) {
+	private @Nullable LockOperation computeOperation(Method method, @Nullable Class<?> targetClass) {
 		Class<?> userClass = ClassUtils.getUserClass((targetClass != null) ? targetClass : method.getDeclaringClass());
 		Method specificMethod = AopUtils.getMostSpecificMethod(method, userClass);
 		if (Modifier.isStatic(specificMethod.getModifiers()) || specificMethod.isBridge()) {
@@ -99,7 +101,7 @@ public class LockOperationSource {
 		return (annotation != null) ? createOperation(specificMethod, userClass, annotation) : null;
 	}
 
-	private DistributedLock findAnnotation(Method method, Method specificMethod, Class<?> userClass) {
+	private @Nullable DistributedLock findAnnotation(Method method, Method specificMethod, Class<?> userClass) {
 		DistributedLock annotation = AnnotatedElementUtils.findMergedAnnotation(specificMethod, DistributedLock.class);
 		if (annotation == null && specificMethod != method) {
 			annotation = AnnotatedElementUtils.findMergedAnnotation(method, DistributedLock.class);
@@ -192,7 +194,7 @@ public class LockOperationSource {
 		}
 	}
 
-	private Duration parseTimeout(String value, List<String> problems) {
+	private @Nullable Duration parseTimeout(String value, List<String> problems) {
 		try {
 			return LockTimeouts.parse(value, this.propertyResolver);
 		}
@@ -202,7 +204,7 @@ public class LockOperationSource {
 		}
 	}
 
-	private Expression parseKey(Method method, Class<?> userClass, String keyExpression, List<String> problems) {
+	private @Nullable Expression parseKey(Method method, Class<?> userClass, String keyExpression, List<String> problems) {
 		if (keyExpression.isEmpty()) {
 			return null;
 		}
@@ -220,7 +222,7 @@ public class LockOperationSource {
 		return expression;
 	}
 
-	private FallbackMethod resolveFallback(Method method, Class<?> userClass, String name, List<String> problems) {
+	private @Nullable FallbackMethod resolveFallback(Method method, Class<?> userClass, String name, List<String> problems) {
 		if (name.isEmpty()) {
 			return null;
 		}
@@ -233,7 +235,7 @@ public class LockOperationSource {
 		}
 	}
 
-	private Supplier<Object> skipValue(Method method, List<String> problems) {
+	private @Nullable Supplier<Object> skipValue(Method method, List<String> problems) {
 		Class<?> returnType = method.getReturnType();
 		if (returnType.isPrimitive() && returnType != void.class) {
 			problems.add("onTimeout = SKIP, but it returns " + returnType.getName()

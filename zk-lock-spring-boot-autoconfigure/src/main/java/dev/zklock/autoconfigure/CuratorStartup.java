@@ -9,6 +9,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.zookeeper.client.ZKClientConfig;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -90,7 +91,7 @@ final class CuratorStartup {
 				+ "fail until it connects.", this.connectString, ZkLockPropertiesValidator.format(wait));
 	}
 
-	private ZooKeeperTlsException probeTls(Duration timeout) {
+	private @Nullable ZooKeeperTlsException probeTls(Duration timeout) {
 		try {
 			return new ZooKeeperTlsProbe(this.connectString, this.clientConfig).probe(timeout);
 		}

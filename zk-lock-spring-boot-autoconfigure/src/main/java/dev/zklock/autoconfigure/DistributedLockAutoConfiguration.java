@@ -115,7 +115,7 @@ public final class DistributedLockAutoConfiguration {
 		// Created early by the auto-proxy creator: read the action without binding ZkLockProperties
 		LostLockAction lostLockAction = Binder.get(environment)
 			.bind(LOST_LOCK_ACTION_PROPERTY, LostLockAction.class)
-			.orElse(LostLockAction.THROW);
+			.orElseGet(() -> LostLockAction.THROW);
 		DistributedLockInterceptor interceptor = new DistributedLockInterceptor(distributedLockOperationSource,
 				new ResolvedOnFirstUse<>(lockManager::getObject),
 				new ResolvedOnFirstUse<>(() -> listeners.orderedStream().toList()), lostLockAction);
@@ -131,7 +131,7 @@ public final class DistributedLockAutoConfiguration {
 		// Created early by the auto-proxy creator: read the order without binding ZkLockProperties
 		int order = Binder.get(environment)
 			.bind(ASPECT_ORDER_PROPERTY, Integer.class)
-			.orElse(ZkLockProperties.DEFAULT_ASPECT_ORDER);
+			.orElseGet(() -> ZkLockProperties.DEFAULT_ASPECT_ORDER);
 		return new DistributedLockAdvisor(distributedLockOperationSource, distributedLockInterceptor, order);
 	}
 

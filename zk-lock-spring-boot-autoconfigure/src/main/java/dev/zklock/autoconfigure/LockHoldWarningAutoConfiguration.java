@@ -1,5 +1,7 @@
 package dev.zklock.autoconfigure;
 
+import java.util.Objects;
+
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -31,7 +33,8 @@ public final class LockHoldWarningAutoConfiguration {
 			ObjectProvider<AsyncLockManager> asyncLockManager, ZkLockProperties properties,
 			ObjectProvider<LongHoldListener> listeners) {
 		return new LockHoldMonitor(LockManagers.registry(lockManager), LockManagers.async(asyncLockManager),
-				properties.getHoldWarning(), SingletonSupplier.of(() -> listeners.orderedStream().toList()));
+				Objects.requireNonNull(properties.getHoldWarning(), "zk-lock.hold-warning"),
+				SingletonSupplier.of(() -> listeners.orderedStream().toList()));
 	}
 
 }

@@ -1,5 +1,7 @@
 package dev.zklock.autoconfigure;
 
+import java.util.Objects;
+
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 
@@ -36,7 +38,9 @@ public final class ZkLockAutoConfiguration {
 	@ConditionalOnMissingBean
 	SslBundleZooKeeperClientCustomizer zkLockSslBundleCustomizer(ZkLockProperties properties,
 			ObjectProvider<SslBundles> sslBundles) {
-		return SslBundleZooKeeperClientCustomizer.create(properties.getSsl().getBundle(), sslBundles.getIfAvailable());
+		return SslBundleZooKeeperClientCustomizer.create(
+				Objects.requireNonNull(properties.getSsl().getBundle(), SslBundleZooKeeperClientCustomizer.PROPERTY),
+				sslBundles.getIfAvailable());
 	}
 
 	@Bean(destroyMethod = "close")

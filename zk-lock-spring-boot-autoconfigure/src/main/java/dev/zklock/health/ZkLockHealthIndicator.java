@@ -9,6 +9,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -48,7 +49,7 @@ public class ZkLockHealthIndicator implements HealthIndicator, ConnectionStateLi
 
 	private final Supplier<AsyncLockManager> asyncLockManager;
 
-	private volatile ConnectionState lastState;
+	private volatile @Nullable ConnectionState lastState;
 
 	private volatile SessionId sessionId = new SessionId(-1, 0);
 

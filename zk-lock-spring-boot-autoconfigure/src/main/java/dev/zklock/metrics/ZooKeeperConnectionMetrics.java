@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,7 +57,7 @@ public class ZooKeeperConnectionMetrics implements ConnectionStateListener, Auto
 		}
 	}
 
-	private Counter counter(ConnectionState state) {
+	private @Nullable Counter counter(ConnectionState state) {
 		Counter counter = this.counters.get(state);
 		if (counter != null) {
 			return counter;

@@ -10,6 +10,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,7 +48,7 @@ public class LockHoldMonitor implements AutoCloseable {
 
 	private final Set<Hold> warned = new HashSet<>();
 
-	private ScheduledExecutorService executor;
+	private @Nullable ScheduledExecutorService executor;
 
 	/**
 	 * Create a new monitor of synchronous locks only; {@link #start()} starts it.
