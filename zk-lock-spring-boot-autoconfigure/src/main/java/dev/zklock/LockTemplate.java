@@ -63,7 +63,7 @@ public class LockTemplate {
 	 * @throws LockException when ZooKeeper fails or the thread is interrupted while
 	 * waiting
 	 */
-	public <T> T execute(LockRequest request, LockCallback<T> callback) {
+	public <T extends @Nullable Object> T execute(LockRequest request, LockCallback<T> callback) {
 		Objects.requireNonNull(callback, "callback must not be null");
 		LockHandle handle = this.lockManager.acquire(request);
 		if (!handle.isAcquired()) {

@@ -131,7 +131,7 @@ public class LocksEndpoint {
 	 * @param state {@code HELD}, {@code WAITING}, {@code IN_DOUBT} (the connection
 	 * is suspended), {@code LOST} or {@code RELEASING}
 	 */
-	public record LockDescriptor(String name, String key, String path, String mode, String thread, long threadId,
+	public record LockDescriptor(String name, @Nullable String key, String path, String mode, String thread, long threadId,
 			Instant since, @Nullable Long fencingToken, String state) {
 
 		static LockDescriptor of(LockInfo info) {

@@ -194,7 +194,7 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 	 * @return the operation, or {@code null} when the thread is not inside an
 	 * interceptor's acquisition
 	 */
-	public static LockOperation currentOperation() {
+	public static @Nullable LockOperation currentOperation() {
 		return acquiring.get();
 	}
 

@@ -39,13 +39,13 @@ final class LockKeyEvaluator extends CachedExpressionEvaluator {
 
 	private final Map<ExpressionKey, Expression> expressions = new ConcurrentHashMap<>(64);
 
-	private final BeanFactory beanFactory;
+	private final @Nullable BeanFactory beanFactory;
 
 	private final @Nullable BeanResolver beanResolver;
 
 	private final StandardEvaluationContext propertyContext = new StandardEvaluationContext();
 
-	LockKeyEvaluator(BeanFactory beanFactory) {
+	LockKeyEvaluator(@Nullable BeanFactory beanFactory) {
 		this.beanFactory = beanFactory;
 		this.beanResolver = (beanFactory != null) ? new BeanFactoryResolver(beanFactory) : null;
 		// initialised here, so that threads sharing the context only read it

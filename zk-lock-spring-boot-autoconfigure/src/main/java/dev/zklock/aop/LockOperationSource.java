@@ -57,7 +57,7 @@ public class LockOperationSource {
 	 * @param beanFactory resolves {@code @bean} references in key expressions and
 	 * checks they exist; may be {@code null}
 	 */
-	public LockOperationSource(PropertyResolver propertyResolver, BeanFactory beanFactory) {
+	public LockOperationSource(PropertyResolver propertyResolver, @Nullable BeanFactory beanFactory) {
 		this.propertyResolver = propertyResolver;
 		this.keyEvaluator = new LockKeyEvaluator(beanFactory);
 	}

@@ -40,7 +40,7 @@ final class CuratorStartup {
 
 	private final ZkLockProperties properties;
 
-	private final ZKClientConfig clientConfig;
+	private final @Nullable ZKClientConfig clientConfig;
 
 	/**
 	 * Create a startup for one client.
@@ -49,7 +49,7 @@ final class CuratorStartup {
 	 * @param clientConfig the client's ZooKeeper configuration, or {@code null} for
 	 * ZooKeeper's default one
 	 */
-	CuratorStartup(String connectString, ZkLockProperties properties, ZKClientConfig clientConfig) {
+	CuratorStartup(String connectString, ZkLockProperties properties, @Nullable ZKClientConfig clientConfig) {
 		this.connectString = connectString;
 		this.properties = properties;
 		this.clientConfig = clientConfig;

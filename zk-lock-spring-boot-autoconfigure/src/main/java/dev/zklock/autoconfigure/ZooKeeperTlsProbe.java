@@ -62,7 +62,7 @@ final class ZooKeeperTlsProbe {
 	 * @param clientConfig the client's configuration, or {@code null} for ZooKeeper's
 	 * default one (from system properties)
 	 */
-	ZooKeeperTlsProbe(String connectString, ZKClientConfig clientConfig) {
+	ZooKeeperTlsProbe(String connectString, @Nullable ZKClientConfig clientConfig) {
 		this.connectString = connectString;
 		this.clientConfig = (clientConfig != null) ? clientConfig : new ZKClientConfig();
 	}
