@@ -106,6 +106,7 @@ final class SslBundleZooKeeperClientCustomizer implements CuratorFrameworkBuilde
 		ZKClientConfig config = (builder.getZkClientConfig() != null) ? builder.getZkClientConfig()
 				: new ZKClientConfig();
 		config.setProperty(ZKClientConfig.SECURE_CLIENT, "true");
+		config.setProperty(SslBundleTlsProblems.BUNDLE_NAME, this.bundleName);
 		config.setProperty(ZKClientConfig.ZOOKEEPER_CLIENT_CNXN_SOCKET, ClientCnxnSocketNetty.class.getName());
 		Path keyStore = this.files.keyStore();
 		if (keyStore != null) {

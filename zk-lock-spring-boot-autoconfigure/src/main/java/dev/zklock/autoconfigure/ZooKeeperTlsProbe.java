@@ -77,7 +77,8 @@ final class ZooKeeperTlsProbe {
 		long deadline = System.nanoTime() + timeout.toNanos();
 		List<InetSocketAddress> servers = new ConnectStringParser(this.connectString).getServerAddresses();
 		boolean secure = this.clientConfig.getBoolean(ZKClientConfig.SECURE_CLIENT);
-		return secure ? probeTls(servers, deadline) : probePlain(servers, deadline);
+		ZooKeeperTlsException problem = secure ? probeTls(servers, deadline) : probePlain(servers, deadline);
+		return SslBundleTlsProblems.forClient(problem, this.clientConfig);
 	}
 
 	private @Nullable ZooKeeperTlsException probeTls(List<InetSocketAddress> servers, long deadline) {

@@ -84,15 +84,35 @@ class ZkLockSslBundleTests {
 	}
 
 	@Test
-	void aBundleThatDoesNotTrustTheServerFailsStartup() {
-		this.runner.withPropertyValues(withServer(jksBundle(certificates.otherTrustStore())))
-			.withPropertyValues("zk-lock.startup.wait=30s")
-			.run((context) -> {
-				assertThat(context).hasFailed();
-				assertThat(causes(context.getStartupFailure())).anySatisfy((cause) -> assertThat(cause)
-					.isInstanceOf(ZooKeeperTlsException.class)
-					.hasMessageContaining("does not trust the server's certificate"));
+	void aBundleThatDoesNotTrustTheServerFailsStartupNamingTheBundle() {
+		ZooKeeperTlsException failure = startAndFail(withServer(jksBundle(certificates.otherTrustStore())));
+		assertThat(failure.getProperty()).isEqualTo("zk-lock.ssl.bundle");
+		assertThat(failure.getReason()).contains("the truststore of SSL bundle 'zk' does not trust the server's "
+				+ "certificate");
+		assertThat(failure.getAction()).contains("spring.ssl.bundle.jks.zk.truststore.*")
+			.contains("spring.ssl.bundle.pem.zk.truststore.*");
+		assertThat(failure.getMessage()).doesNotContain("zk-lock.tls").doesNotContain(certificates.password());
+	}
+
+	@Test
+	void aBundleWithoutAClientCertificateFailsStartupNamingTheBundle() {
+		ZooKeeperTlsException failure = startAndFail(withServer(
+				"spring.ssl.bundle.pem.zk.truststore.certificate=file:" + certificates.caCertificatePem()));
+		assertThat(failure.getProperty()).isEqualTo("zk-lock.ssl.bundle");
+		assertThat(failure.getReason()).contains("the server rejected the client certificate");
+		assertThat(failure.getAction()).contains("keystore of SSL bundle 'zk'");
+	}
+
+	private ZooKeeperTlsException startAndFail(String[] properties) {
+		ZooKeeperTlsException[] failure = new ZooKeeperTlsException[1];
+		this.runner.withPropertyValues(properties).withPropertyValues("zk-lock.startup.wait=30s").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(causes(context.getStartupFailure())).anySatisfy((cause) -> {
+				assertThat(cause).isInstanceOf(ZooKeeperTlsException.class);
+				failure[0] = (ZooKeeperTlsException) cause;
 			});
+		});
+		return failure[0];
 	}
 
 	@Test
