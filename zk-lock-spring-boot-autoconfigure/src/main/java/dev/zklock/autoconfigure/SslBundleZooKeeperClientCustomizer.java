@@ -23,7 +23,8 @@ import org.springframework.boot.ssl.SslOptions;
  * ZooKeeper's TLS client (the Netty one, in 3.9) takes no {@code SSLContext}: at each
  * connection it builds its own from the key and trust store files named in its
  * {@link ZKClientConfig}, and it does not read
- * {@code zookeeper.ssl.context.supplier.class} (only the server does). So the
+ * {@code zookeeper.ssl.context.supplier.class} (only ZooKeeper's {@code SSLContext}
+ * code reads it, which the Netty client does not use). So the
  * bundle's stores are written to private files ({@link SslBundleStoreFiles}), which
  * are rewritten when the bundle is reloaded and deleted on shutdown.
  */
