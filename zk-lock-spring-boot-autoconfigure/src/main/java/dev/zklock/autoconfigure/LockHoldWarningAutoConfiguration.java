@@ -1,7 +1,5 @@
 package dev.zklock.autoconfigure;
 
-import java.util.Objects;
-
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -33,8 +31,7 @@ public final class LockHoldWarningAutoConfiguration {
 			ObjectProvider<AsyncLockManager> asyncLockManager, ZkLockProperties properties,
 			ObjectProvider<LongHoldListener> listeners) {
 		return new LockHoldMonitor(LockManagers.registry(lockManager), LockManagers.async(asyncLockManager),
-				Objects.requireNonNull(properties.getHoldWarning(), "zk-lock.hold-warning"),
-				SingletonSupplier.of(() -> listeners.orderedStream().toList()));
+				properties.getHoldWarning(), SingletonSupplier.of(() -> listeners.orderedStream().toList()));
 	}
 
 }

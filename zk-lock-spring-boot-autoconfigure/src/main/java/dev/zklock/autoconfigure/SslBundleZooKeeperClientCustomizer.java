@@ -15,6 +15,7 @@ import org.springframework.boot.ssl.NoSuchSslBundleException;
 import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.boot.ssl.SslOptions;
+import org.springframework.util.StringUtils;
 
 /**
  * Connects the ZooKeeper client over TLS with a Spring Boot {@link SslBundle}, named
@@ -57,7 +58,11 @@ final class SslBundleZooKeeperClientCustomizer implements CuratorFrameworkBuilde
 	 * @throws InvalidZkLockPropertyException naming {@value #PROPERTY} when there is no
 	 * such bundle or its stores cannot be used
 	 */
-	static SslBundleZooKeeperClientCustomizer create(String bundleName, @Nullable SslBundles sslBundles) {
+	static SslBundleZooKeeperClientCustomizer create(@Nullable String bundleName, @Nullable SslBundles sslBundles) {
+		if (!StringUtils.hasText(bundleName)) {
+			throw new InvalidZkLockPropertyException(PROPERTY, "(empty)", "it names no SSL bundle",
+					"Set '" + PROPERTY + "' to the name of an SSL bundle, or remove it to connect without one.");
+		}
 		String action = "Declare it under 'spring.ssl.bundle.jks." + bundleName + "' or 'spring.ssl.bundle.pem."
 				+ bundleName + "', or set '" + PROPERTY + "' to the name of a bundle that exists.";
 		if (sslBundles == null) {

@@ -1,7 +1,5 @@
 package dev.zklock.autoconfigure;
 
-import java.util.Objects;
-
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 
@@ -38,9 +36,7 @@ public final class ZkLockAutoConfiguration {
 	@ConditionalOnMissingBean
 	SslBundleZooKeeperClientCustomizer zkLockSslBundleCustomizer(ZkLockProperties properties,
 			ObjectProvider<SslBundles> sslBundles) {
-		return SslBundleZooKeeperClientCustomizer.create(
-				Objects.requireNonNull(properties.getSsl().getBundle(), SslBundleZooKeeperClientCustomizer.PROPERTY),
-				sslBundles.getIfAvailable());
+		return SslBundleZooKeeperClientCustomizer.create(properties.getSsl().getBundle(), sslBundles.getIfAvailable());
 	}
 
 	@Bean(destroyMethod = "close")

@@ -42,7 +42,7 @@ public class LockHoldMonitor implements AutoCloseable {
 
 	private final Supplier<AsyncLockManager> asyncLocks;
 
-	private final Duration threshold;
+	private final @Nullable Duration threshold;
 
 	private final Supplier<List<LongHoldListener>> listeners;
 
@@ -58,7 +58,7 @@ public class LockHoldMonitor implements AutoCloseable {
 	 * {@code null} to check nothing
 	 * @param listeners supplies the listeners told about long holds
 	 */
-	public LockHoldMonitor(Supplier<LockRegistry> registry, Duration threshold,
+	public LockHoldMonitor(Supplier<LockRegistry> registry, @Nullable Duration threshold,
 			Supplier<List<LongHoldListener>> listeners) {
 		this(registry, () -> null, threshold, listeners);
 	}
@@ -74,7 +74,7 @@ public class LockHoldMonitor implements AutoCloseable {
 	 * @param listeners supplies the listeners told about long holds
 	 */
 	public LockHoldMonitor(Supplier<LockRegistry> registry, Supplier<AsyncLockManager> asyncLocks,
-			Duration threshold, Supplier<List<LongHoldListener>> listeners) {
+			@Nullable Duration threshold, Supplier<List<LongHoldListener>> listeners) {
 		this.registry = Objects.requireNonNull(registry, "registry must not be null");
 		this.asyncLocks = Objects.requireNonNull(asyncLocks, "asyncLocks must not be null");
 		this.threshold = threshold;
@@ -115,13 +115,17 @@ public class LockHoldMonitor implements AutoCloseable {
 	 * Check every hold once; runs on the monitor's thread, and in tests on theirs.
 	 */
 	synchronized void check() {
+		Duration threshold = this.threshold;
+		if (threshold == null) {
+			return;
+		}
 		try {
 			long now = System.currentTimeMillis();
 			Set<Hold> current = new HashSet<>();
 			AsyncLockManager asyncManager = this.asyncLocks.get();
 			for (LockRegistry locks : LockRegistry.distinct(this.registry.get(),
 					(asyncManager != null) ? asyncManager.getRegistry() : null)) {
-				check(locks.snapshot(), now, current);
+				check(locks.snapshot(), threshold.toMillis(), now, current);
 			}
 			this.warned.retainAll(current);
 		}
@@ -130,7 +134,7 @@ public class LockHoldMonitor implements AutoCloseable {
 		}
 	}
 
-	private void check(List<LockInfo> locks, long now, Set<Hold> current) {
+	private void check(List<LockInfo> locks, long thresholdMillis, long now, Set<Hold> current) {
 		for (LockInfo lock : locks) {
 			if (lock.state() != LockState.HELD && lock.state() != LockState.IN_DOUBT) {
 				continue;
@@ -139,7 +143,7 @@ public class LockHoldMonitor implements AutoCloseable {
 					lock.since().toEpochMilli());
 			current.add(hold);
 			long heldMillis = now - hold.sinceMillis();
-			if (heldMillis >= this.threshold.toMillis() && this.warned.add(hold)) {
+			if (heldMillis >= thresholdMillis && this.warned.add(hold)) {
 				report(lock, heldMillis);
 			}
 		}

@@ -133,6 +133,17 @@ class ZkLockSslBundleTests {
 	}
 
 	@Test
+	void anEmptyBundleNameFailsStartupNamingTheProperty() {
+		this.runner.withPropertyValues("zk-lock.connect-string=" + server.connectString(), "zk-lock.ssl.bundle=")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(rootCause(context.getStartupFailure())).isInstanceOf(InvalidZkLockPropertyException.class)
+					.hasMessageContaining("'zk-lock.ssl.bundle'")
+					.hasMessageContaining("names no SSL bundle");
+			});
+	}
+
+	@Test
 	void aBundleAndTheTlsStoresTogetherFailStartupNamingTheBundle() {
 		List<String> properties = new ArrayList<>(List.of(withServer(jksBundle(certificates.trustStore()))));
 		properties.add("zk-lock.tls.trust-store=" + certificates.trustStore());
