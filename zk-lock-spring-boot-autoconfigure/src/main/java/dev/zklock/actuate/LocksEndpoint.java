@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
 
@@ -38,6 +39,8 @@ public class LocksEndpoint {
 
 	private final LockQueueReader queueReader;
 
+	private volatile Map<String, Object> clientDescription;
+
 	/**
 	 * Create a new endpoint for synchronous locks only.
 	 * @param lockManager supplies the lock manager, or {@code null} when the
@@ -61,6 +64,15 @@ public class LocksEndpoint {
 		this.lockManager = Objects.requireNonNull(lockManager, "lockManager must not be null");
 		this.asyncLockManager = Objects.requireNonNull(asyncLockManager, "asyncLockManager must not be null");
 		this.queueReader = Objects.requireNonNull(queueReader, "queueReader must not be null");
+	}
+
+	/**
+	 * Set which ZooKeeper client the locks use, reported as {@code client}: for example
+	 * whether it is shared with the application, and which bean.
+	 * @param clientDescription the description, or {@code null} for none
+	 */
+	public void setClientDescription(Map<String, Object> clientDescription) {
+		this.clientDescription = (clientDescription != null) ? Map.copyOf(clientDescription) : null;
 	}
 
 	/**
@@ -89,7 +101,7 @@ public class LocksEndpoint {
 			basePath = (basePath != null) ? basePath : asyncManager.getBasePath();
 		}
 		List<LockDescriptor> locks = infos.stream().map(LockDescriptor::of).sorted(ORDER).toList();
-		return new LocksDescriptor(basePath, held, waiting, locks);
+		return new LocksDescriptor(basePath, held, waiting, locks, this.clientDescription);
 	}
 
 	/**
@@ -114,8 +126,22 @@ public class LocksEndpoint {
 	 * @param waiting the number of locks awaited (for asynchronous locks, the
 	 * number of pending acquisitions)
 	 * @param locks each lock held or awaited, per key
+	 * @param client which ZooKeeper client the locks use, or {@code null} when not
+	 * known
 	 */
-	public record LocksDescriptor(String basePath, int held, int waiting, List<LockDescriptor> locks) {
+	public record LocksDescriptor(String basePath, int held, int waiting, List<LockDescriptor> locks,
+			Map<String, Object> client) {
+
+		/**
+		 * Create a descriptor that does not say which client the locks use.
+		 * @param basePath the path under which lock nodes live
+		 * @param held the number of locks held
+		 * @param waiting the number of locks awaited
+		 * @param locks each lock held or awaited, per key
+		 */
+		public LocksDescriptor(String basePath, int held, int waiting, List<LockDescriptor> locks) {
+			this(basePath, held, waiting, locks, null);
+		}
 
 	}
 

@@ -47,7 +47,7 @@ import dev.zklock.core.LockOwnerData;
  */
 @AutoConfiguration(after = ZkLockAutoConfiguration.class)
 @ConditionalOnClass({ CuratorFramework.class, InterProcessMutex.class })
-@ConditionalOnBean(CuratorFramework.class)
+@ConditionalOnBean(ZkLockClient.class)
 @EnableConfigurationProperties(ZkLockProperties.class)
 @Import(DistributedLockAutoConfiguration.AutoProxyCreatorRegistrar.class)
 public final class DistributedLockAutoConfiguration {
@@ -58,10 +58,10 @@ public final class DistributedLockAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	LockManager zkLockManager(CuratorFramework client, ZkLockProperties properties, Environment environment,
+	LockManager zkLockManager(ZkLockClient client, ZkLockProperties properties, Environment environment,
 			ObjectProvider<LockOwnerData> ownerData, ObjectProvider<LockLossListener> lossListeners,
 			ApplicationEventPublisher eventPublisher) {
-		CuratorLockManager manager = new CuratorLockManager(client, properties.getBasePath(),
+		CuratorLockManager manager = new CuratorLockManager(client.getCuratorFramework(), properties.getBasePath(),
 				properties.getDefaultTimeout());
 		manager.setInterruptOnLoss(properties.isInterruptOnLoss());
 		manager.setOwnerData(properties.isOwnerData()
@@ -74,10 +74,10 @@ public final class DistributedLockAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	AsyncLockManager zkAsyncLockManager(CuratorFramework client, ZkLockProperties properties, Environment environment,
+	AsyncLockManager zkAsyncLockManager(ZkLockClient client, ZkLockProperties properties, Environment environment,
 			ObjectProvider<LockOwnerData> ownerData, ObjectProvider<LockLossListener> lossListeners,
 			ApplicationEventPublisher eventPublisher) {
-		AsyncLockManager manager = new AsyncLockManager(client, properties.getBasePath(),
+		AsyncLockManager manager = new AsyncLockManager(client.getCuratorFramework(), properties.getBasePath(),
 				properties.getDefaultTimeout());
 		manager.setOwnerData(properties.isOwnerData()
 				? ownerData.getIfAvailable(() -> LockOwnerData.json(environment.getProperty("spring.application.name")))

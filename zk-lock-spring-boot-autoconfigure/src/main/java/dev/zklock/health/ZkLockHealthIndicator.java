@@ -1,5 +1,6 @@
 package dev.zklock.health;
 
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
 
@@ -51,6 +52,8 @@ public class ZkLockHealthIndicator implements HealthIndicator, ConnectionStateLi
 
 	private volatile SessionId sessionId = new SessionId(-1, 0);
 
+	private volatile Map<String, Object> clientDescription;
+
 	/**
 	 * Create a new indicator and start listening to the client's connection.
 	 * @param client the client
@@ -76,6 +79,15 @@ public class ZkLockHealthIndicator implements HealthIndicator, ConnectionStateLi
 		this.registry = Objects.requireNonNull(registry, "registry must not be null");
 		this.asyncLockManager = Objects.requireNonNull(asyncLockManager, "asyncLockManager must not be null");
 		client.getConnectionStateListenable().addListener(this);
+	}
+
+	/**
+	 * Set which client this is, reported as the {@code client} detail: for example
+	 * whether it is shared with the application, and which bean.
+	 * @param clientDescription the description, or {@code null} for none
+	 */
+	public void setClientDescription(Map<String, Object> clientDescription) {
+		this.clientDescription = (clientDescription != null) ? Map.copyOf(clientDescription) : null;
 	}
 
 	@Override
@@ -112,6 +124,9 @@ public class ZkLockHealthIndicator implements HealthIndicator, ConnectionStateLi
 			stateName = state.name();
 		}
 		builder.withDetail("connectString", zookeeper.getCurrentConnectionString());
+		if (this.clientDescription != null) {
+			builder.withDetail("client", this.clientDescription);
+		}
 		builder.withDetail("connectionState", stateName);
 		if (clientState == CuratorFrameworkState.STARTED && connected) {
 			long id = sessionId(zookeeper);

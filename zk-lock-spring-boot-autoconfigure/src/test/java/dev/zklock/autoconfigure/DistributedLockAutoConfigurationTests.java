@@ -40,7 +40,7 @@ class DistributedLockAutoConfigurationTests {
 
 	@Test
 	void backsOffWithoutACuratorClient() {
-		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class))
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(ZkLockAutoConfiguration.class, DistributedLockAutoConfiguration.class))
 			.run((context) -> assertThat(context).hasNotFailed()
 				.doesNotHaveBean(LockManager.class)
 				.doesNotHaveBean(DistributedLockAdvisor.class));

@@ -1,0 +1,93 @@
+package dev.zklock.autoconfigure;
+
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
+import org.springframework.core.env.Environment;
+
+/**
+ * Finds the zk-lock connection settings the application gives: the properties that
+ * only a client of zk-lock's own can honour. Read from the environment, because
+ * {@link ZkLockProperties} cannot tell a default from a value that was set.
+ */
+final class ZkLockConnectionSettings {
+
+	/**
+	 * The property that points Spring Cloud Zookeeper at its servers.
+	 */
+	static final String SPRING_CLOUD_CONNECT_STRING = "spring.cloud.zookeeper.connect-string";
+
+	static final String CONNECT_STRING = "zk-lock.connect-string";
+
+	private static final List<ConfigurationPropertyName> SETTINGS = List.of(CONNECT_STRING, "zk-lock.namespace",
+			"zk-lock.session-timeout", "zk-lock.connection-timeout", "zk-lock.auth", "zk-lock.acl", "zk-lock.tls",
+			"zk-lock.ssl.bundle")
+		.stream()
+		.map(ConfigurationPropertyName::of)
+		.toList();
+
+	private static final ConfigurationPropertyName TLS_ENABLED = ConfigurationPropertyName.of("zk-lock.tls.enabled");
+
+	private static final ConfigurationPropertyName EMBEDDED_ENABLED = ConfigurationPropertyName
+		.of("zk-lock.embedded.enabled");
+
+	private ZkLockConnectionSettings() {
+	}
+
+	/**
+	 * Return the zk-lock connection properties that are set, by their canonical names.
+	 * {@code zk-lock.tls.enabled=false} and {@code zk-lock.embedded.enabled=false}
+	 * do not count.
+	 * @param environment the environment
+	 * @return the names, sorted; empty when none is set
+	 */
+	static List<String> given(Environment environment) {
+		Binder binder = Binder.get(environment);
+		boolean tlsEnabled = binder.bind(TLS_ENABLED, Bindable.of(Boolean.class)).orElse(false);
+		Set<String> names = new TreeSet<>();
+		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
+			if (source instanceof IterableConfigurationPropertySource iterable) {
+				iterable.stream().filter((name) -> isSetting(name, tlsEnabled)).forEach((name) -> names.add(name.toString()));
+			}
+		}
+		if (binder.bind(EMBEDDED_ENABLED, Bindable.of(Boolean.class)).orElse(false)) {
+			names.add(EMBEDDED_ENABLED.toString());
+		}
+		return List.copyOf(names);
+	}
+
+	private static boolean isSetting(ConfigurationPropertyName name, boolean tlsEnabled) {
+		for (ConfigurationPropertyName setting : SETTINGS) {
+			if (setting.equals(name) || setting.isAncestorOf(name)) {
+				return !name.toString().startsWith("zk-lock.tls.") || tlsEnabled;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * Return whether {@code zk-lock.connect-string} is set.
+	 * @param environment the environment
+	 * @return whether the connect string is given
+	 */
+	static boolean hasConnectString(Environment environment) {
+		return Binder.get(environment).bind(CONNECT_STRING, String.class).isBound();
+	}
+
+	/**
+	 * Return Spring Cloud Zookeeper's connect string.
+	 * @param environment the environment
+	 * @return the connect string, or {@code null} when not set
+	 */
+	static String springCloudConnectString(Environment environment) {
+		return Binder.get(environment).bind(SPRING_CLOUD_CONNECT_STRING, String.class).orElse(null);
+	}
+
+}
