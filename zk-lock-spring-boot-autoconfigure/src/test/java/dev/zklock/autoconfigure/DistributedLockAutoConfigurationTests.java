@@ -39,8 +39,8 @@ class DistributedLockAutoConfigurationTests {
 	private final ApplicationContextRunner contextRunner = TestZooKeeper.contextRunner();
 
 	@Test
-	void backsOffWithoutACuratorClient() {
-		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(ZkLockAutoConfiguration.class, DistributedLockAutoConfiguration.class))
+	void backsOffWithoutZkLocksClient() {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class))
 			.run((context) -> assertThat(context).hasNotFailed()
 				.doesNotHaveBean(LockManager.class)
 				.doesNotHaveBean(DistributedLockAdvisor.class));
