@@ -78,6 +78,9 @@ final class ZkLockClientFactory {
 			return ZkLockClient.dedicated(dedicated.get());
 		}
 		CuratorFramework client = this.beanFactory.getBean(shared, CuratorFramework.class);
+		if (client.getZookeeperClient().isConnected()) {
+			ZooKeeperServerCheck.check(client, client.getZookeeperClient().getCurrentConnectionString());
+		}
 		logger.info("zk-lock: sharing the application's CuratorFramework bean '{}', connected to {}{} "
 				+ "(zk-lock.client-mode={}); zk-lock uses its session, namespace and ACLs", shared,
 				client.getZookeeperClient().getCurrentConnectionString(),
