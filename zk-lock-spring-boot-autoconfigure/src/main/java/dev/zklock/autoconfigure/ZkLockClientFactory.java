@@ -71,10 +71,12 @@ final class ZkLockClientFactory {
 				serviceConnection || ZkLockConnectionSettings.hasConnectString(this.environment),
 				ZkLockConnectionSettings.springCloudConnectString(this.environment));
 		String shared = rule.sharedBeanName();
+		String mode = this.properties.getClientMode().name().toLowerCase(Locale.ROOT);
 		if (shared == null) {
-			logger.info("zk-lock: using a dedicated ZooKeeper client for {} (zk-lock.client-mode={}{})",
-					connectionDetails.getConnectString(), this.properties.getClientMode().name().toLowerCase(Locale.ROOT),
-					settings.isEmpty() ? ", no CuratorFramework bean to share" : ", given " + String.join(", ", settings));
+			String why = !settings.isEmpty() ? "given " + String.join(", ", settings)
+					: candidates.isEmpty() ? "no CuratorFramework bean to share" : "zk-lock.client-mode=" + mode;
+			logger.info("zk-lock: using a dedicated ZooKeeper client for {} ({})", connectionDetails.getConnectString(),
+					why);
 			return ZkLockClient.dedicated(dedicated.get());
 		}
 		CuratorFramework client = this.beanFactory.getBean(shared, CuratorFramework.class);
@@ -85,7 +87,7 @@ final class ZkLockClientFactory {
 				+ "(zk-lock.client-mode={}); zk-lock uses its session, namespace and ACLs", shared,
 				client.getZookeeperClient().getCurrentConnectionString(),
 				StringUtils.hasText(client.getNamespace()) ? " with namespace '" + client.getNamespace() + "'" : "",
-				this.properties.getClientMode().name().toLowerCase(Locale.ROOT));
+				mode);
 		return ZkLockClient.shared(client, shared);
 	}
 

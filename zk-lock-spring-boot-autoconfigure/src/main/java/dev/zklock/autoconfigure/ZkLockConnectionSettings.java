@@ -1,6 +1,7 @@
 package dev.zklock.autoconfigure;
 
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -54,7 +55,10 @@ final class ZkLockConnectionSettings {
 		Set<String> names = new TreeSet<>();
 		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
 			if (source instanceof IterableConfigurationPropertySource iterable) {
-				iterable.stream().filter((name) -> isSetting(name, tlsEnabled)).forEach((name) -> names.add(name.toString()));
+				iterable.stream()
+					.map((name) -> settingName(name, tlsEnabled))
+					.filter(Objects::nonNull)
+					.forEach(names::add);
 			}
 		}
 		if (binder.bind(EMBEDDED_ENABLED, Bindable.of(Boolean.class)).orElse(false)) {
@@ -63,13 +67,17 @@ final class ZkLockConnectionSettings {
 		return List.copyOf(names);
 	}
 
-	private static boolean isSetting(ConfigurationPropertyName name, boolean tlsEnabled) {
+	// The setting's canonical name, also when set as zk-lock.sessionTimeout, or null
+	private static String settingName(ConfigurationPropertyName name, boolean tlsEnabled) {
 		for (ConfigurationPropertyName setting : SETTINGS) {
-			if (setting.equals(name) || setting.isAncestorOf(name)) {
-				return !name.toString().startsWith("zk-lock.tls.") || tlsEnabled;
+			if (setting.equals(name)) {
+				return setting.toString();
+			}
+			if (setting.isAncestorOf(name)) {
+				return (!setting.toString().equals("zk-lock.tls") || tlsEnabled) ? name.toString() : null;
 			}
 		}
-		return false;
+		return null;
 	}
 
 	/**

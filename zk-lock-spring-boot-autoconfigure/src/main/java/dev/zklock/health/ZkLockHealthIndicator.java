@@ -21,7 +21,8 @@ import dev.zklock.core.LockState;
  * {@link HealthIndicator} for the ZooKeeper connection that zk-lock uses. UP when
  * connected, OUT_OF_SERVICE while the connection is suspended (or read-only),
  * DOWN when it is lost, not yet established, or the client is closed. Details
- * give the connect string, the connection state, the session id in hex, the
+ * give the connect string, which client it is when told (see
+ * {@link #setClientDescription(Map)}), the connection state, the session id in hex, the
  * negotiated session timeout and the number of locks this process holds, holds
  * in doubt (while the connection is suspended) and awaits, synchronous and
  * asynchronous ones together.
