@@ -88,6 +88,11 @@ final class ZkLockClientFactory {
 				client.getZookeeperClient().getCurrentConnectionString(),
 				StringUtils.hasText(client.getNamespace()) ? " with namespace '" + client.getNamespace() + "'" : "",
 				mode);
+		List<String> ignored = ZkLockConnectionSettings.dedicatedOnly(this.environment);
+		if (!ignored.isEmpty()) {
+			logger.warn("zk-lock: {} apply only to a dedicated client and are ignored: the shared bean '{}' keeps its "
+					+ "own retry policy, connection-loss policy and startup", String.join(", ", ignored), shared);
+		}
 		return ZkLockClient.shared(client, shared);
 	}
 

@@ -34,6 +34,14 @@ final class ZkLockConnectionSettings {
 		.map(ConfigurationPropertyName::of)
 		.toList();
 
+	// Settings of a dedicated client that a shared one cannot honour either, but that
+	// do not choose the client
+	private static final List<ConfigurationPropertyName> DEDICATED_ONLY = List
+		.of("zk-lock.retry", "zk-lock.connection-loss-policy", "zk-lock.startup")
+		.stream()
+		.map(ConfigurationPropertyName::of)
+		.toList();
+
 	private static final ConfigurationPropertyName TLS_ENABLED = ConfigurationPropertyName.of("zk-lock.tls.enabled");
 
 	private static final ConfigurationPropertyName EMBEDDED_ENABLED = ConfigurationPropertyName
@@ -63,6 +71,25 @@ final class ZkLockConnectionSettings {
 		}
 		if (binder.bind(EMBEDDED_ENABLED, Bindable.of(Boolean.class)).orElse(false)) {
 			names.add(EMBEDDED_ENABLED.toString());
+		}
+		return List.copyOf(names);
+	}
+
+	/**
+	 * Return the properties that only a dedicated client applies but that do not make
+	 * zk-lock build one: retries, the connection-loss policy and the startup wait.
+	 * @param environment the environment
+	 * @return their names, sorted; empty when none is set
+	 */
+	static List<String> dedicatedOnly(Environment environment) {
+		Set<String> names = new TreeSet<>();
+		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
+			if (source instanceof IterableConfigurationPropertySource iterable) {
+				iterable.stream()
+					.filter((name) -> DEDICATED_ONLY.stream()
+						.anyMatch((prefix) -> prefix.equals(name) || prefix.isAncestorOf(name)))
+					.forEach((name) -> names.add(name.toString()));
+			}
 		}
 		return List.copyOf(names);
 	}

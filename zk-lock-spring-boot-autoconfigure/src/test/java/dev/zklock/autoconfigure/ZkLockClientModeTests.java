@@ -133,6 +133,13 @@ class ZkLockClientModeTests {
 			});
 			// zk-lock does not close what it shares
 			assertThat(users.getState()).isEqualTo(CuratorFrameworkState.STARTED);
+			// settings only a dedicated client applies are named as ignored
+			assertThat(output).doesNotContain("apply only to a dedicated client");
+			this.runner.withBean("usersClient", CuratorFramework.class, () -> users, NOT_CLOSED)
+				.withPropertyValues("zk-lock.retry.max-retries=3", "zk-lock.connection-loss-policy=lost")
+				.run((context) -> assertThat(output).contains("zk-lock: zk-lock.connection-loss-policy, "
+						+ "zk-lock.retry.max-retries apply only to a dedicated client and are ignored: the shared bean "
+						+ "'usersClient'"));
 		}
 		finally {
 			users.close();
