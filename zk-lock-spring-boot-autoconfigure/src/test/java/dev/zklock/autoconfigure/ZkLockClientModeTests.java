@@ -37,7 +37,6 @@ import dev.zklock.metrics.ZooKeeperConnectionMetrics;
 import dev.zklock.testsupport.InJvmZooKeeper;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * {@code zk-lock.client-mode}: which client zk-lock uses beside the application's own
@@ -253,34 +252,6 @@ class ZkLockClientModeTests {
 			first.close();
 			second.close();
 		}
-	}
-
-	@Test
-	void connectionMetersCountASharedClientOncePerRegistry() {
-		CuratorFramework users = startedClient();
-		SimpleMeterRegistry registry = new SimpleMeterRegistry();
-		try (ZooKeeperConnectionMetrics first = new ZooKeeperConnectionMetrics(users, registry, "shared");
-				ZooKeeperConnectionMetrics second = new ZooKeeperConnectionMetrics(users, registry, "shared")) {
-			SimpleMeterRegistry other = new SimpleMeterRegistry();
-			try (ZooKeeperConnectionMetrics third = new ZooKeeperConnectionMetrics(users, other, "shared")) {
-				users.getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
-				// the other registry, counted by one instance, shows the transition was seen
-				await().until(() -> lost(other) > 0);
-				await().until(() -> lost(registry) > 0);
-				assertThat(lost(other)).isEqualTo(1.0);
-				assertThat(lost(registry)).isEqualTo(1.0);
-			}
-		}
-		catch (Exception ex) {
-			throw new IllegalStateException(ex);
-		}
-		finally {
-			users.close();
-		}
-	}
-
-	private static double lost(MeterRegistry registry) {
-		return registry.get(ZooKeeperConnectionMetrics.CONNECTION_STATE).tag("state", "lost").counter().count();
 	}
 
 	private static Health health(org.springframework.context.ApplicationContext context) {

@@ -46,7 +46,8 @@ class LockLossMetricsTests {
 	void countsTransitionsAndTheLocksLostWithTheSession() {
 		new ApplicationContextRunner()
 			.withConfiguration(
-					AutoConfigurations.of(ZkLockAutoConfiguration.class, DistributedLockAutoConfiguration.class, ZkLockMetricsAutoConfiguration.class))
+					AutoConfigurations.of(ZkLockAutoConfiguration.class, DistributedLockAutoConfiguration.class,
+							ZkLockMetricsAutoConfiguration.class))
 			.withBean(CuratorFramework.class, () -> this.server.newClient(2_000),
 					(definition) -> definition.setDestroyMethodName("close"))
 			.withBean(SimpleMeterRegistry.class, SimpleMeterRegistry::new)

@@ -65,7 +65,8 @@ class LockMetricsTests {
 
 	private final ApplicationContextRunner withoutRegistry = new ApplicationContextRunner()
 		.withConfiguration(
-				AutoConfigurations.of(ZkLockAutoConfiguration.class, DistributedLockAutoConfiguration.class, ZkLockMetricsAutoConfiguration.class))
+				AutoConfigurations.of(ZkLockAutoConfiguration.class, DistributedLockAutoConfiguration.class,
+						ZkLockMetricsAutoConfiguration.class))
 		.withBean(CuratorFramework.class, () -> server.newClient(30_000),
 				(definition) -> definition.setDestroyMethodName("close"))
 		.withUserConfiguration(ServiceConfiguration.class)
