@@ -6,6 +6,7 @@ import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.springframework.aop.config.AopConfigUtils;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -58,10 +59,10 @@ public final class DistributedLockAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	LockManager zkLockManager(ZkLockClient client, ZkLockProperties properties, Environment environment,
-			ObjectProvider<LockOwnerData> ownerData, ObjectProvider<LockLossListener> lossListeners,
-			ApplicationEventPublisher eventPublisher) {
-		CuratorLockManager manager = new CuratorLockManager(client.getCuratorFramework(), properties.getBasePath(),
+	LockManager zkLockManager(@Qualifier(ZkLockClient.QUALIFIER) CuratorFramework client, ZkLockProperties properties,
+			Environment environment, ObjectProvider<LockOwnerData> ownerData,
+			ObjectProvider<LockLossListener> lossListeners, ApplicationEventPublisher eventPublisher) {
+		CuratorLockManager manager = new CuratorLockManager(client, properties.getBasePath(),
 				properties.getDefaultTimeout());
 		manager.setInterruptOnLoss(properties.isInterruptOnLoss());
 		manager.setOwnerData(properties.isOwnerData()
@@ -74,10 +75,10 @@ public final class DistributedLockAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	AsyncLockManager zkAsyncLockManager(ZkLockClient client, ZkLockProperties properties, Environment environment,
-			ObjectProvider<LockOwnerData> ownerData, ObjectProvider<LockLossListener> lossListeners,
-			ApplicationEventPublisher eventPublisher) {
-		AsyncLockManager manager = new AsyncLockManager(client.getCuratorFramework(), properties.getBasePath(),
+	AsyncLockManager zkAsyncLockManager(@Qualifier(ZkLockClient.QUALIFIER) CuratorFramework client,
+			ZkLockProperties properties, Environment environment, ObjectProvider<LockOwnerData> ownerData,
+			ObjectProvider<LockLossListener> lossListeners, ApplicationEventPublisher eventPublisher) {
+		AsyncLockManager manager = new AsyncLockManager(client, properties.getBasePath(),
 				properties.getDefaultTimeout());
 		manager.setOwnerData(properties.isOwnerData()
 				? ownerData.getIfAvailable(() -> LockOwnerData.json(environment.getProperty("spring.application.name")))

@@ -30,10 +30,8 @@ public final class ZkLockHealthContributorAutoConfiguration {
 	@ConditionalOnEnabledHealthIndicator("zklock")
 	ZkLockHealthIndicator zkLockHealthIndicator(ZkLockClient client, ObjectProvider<LockManager> lockManager,
 			ObjectProvider<AsyncLockManager> asyncLockManager) {
-		ZkLockHealthIndicator indicator = new ZkLockHealthIndicator(client.getCuratorFramework(),
-				LockManagers.registry(lockManager), LockManagers.async(asyncLockManager));
-		indicator.setClientDescription(client.describe());
-		return indicator;
+		return new ZkLockClientHealthIndicator(client, LockManagers.registry(lockManager),
+				LockManagers.async(asyncLockManager));
 	}
 
 }

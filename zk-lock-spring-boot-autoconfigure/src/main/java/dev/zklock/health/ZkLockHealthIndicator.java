@@ -1,6 +1,5 @@
 package dev.zklock.health;
 
-import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
 
@@ -21,8 +20,7 @@ import dev.zklock.core.LockState;
  * {@link HealthIndicator} for the ZooKeeper connection that zk-lock uses. UP when
  * connected, OUT_OF_SERVICE while the connection is suspended (or read-only),
  * DOWN when it is lost, not yet established, or the client is closed. Details
- * give the connect string, which client it is when told (see
- * {@link #setClientDescription(Map)}), the connection state, the session id in hex, the
+ * give the connect string, the connection state, the session id in hex, the
  * negotiated session timeout and the number of locks this process holds, holds
  * in doubt (while the connection is suspended) and awaits, synchronous and
  * asynchronous ones together.
@@ -53,8 +51,6 @@ public class ZkLockHealthIndicator implements HealthIndicator, ConnectionStateLi
 
 	private volatile SessionId sessionId = new SessionId(-1, 0);
 
-	private volatile Map<String, Object> clientDescription;
-
 	/**
 	 * Create a new indicator and start listening to the client's connection.
 	 * @param client the client
@@ -80,15 +76,6 @@ public class ZkLockHealthIndicator implements HealthIndicator, ConnectionStateLi
 		this.registry = Objects.requireNonNull(registry, "registry must not be null");
 		this.asyncLockManager = Objects.requireNonNull(asyncLockManager, "asyncLockManager must not be null");
 		client.getConnectionStateListenable().addListener(this);
-	}
-
-	/**
-	 * Set which client this is, reported as the {@code client} detail: for example
-	 * whether it is shared with the application, and which bean.
-	 * @param clientDescription the description, or {@code null} for none
-	 */
-	public void setClientDescription(Map<String, Object> clientDescription) {
-		this.clientDescription = (clientDescription != null) ? Map.copyOf(clientDescription) : null;
 	}
 
 	@Override
@@ -125,9 +112,6 @@ public class ZkLockHealthIndicator implements HealthIndicator, ConnectionStateLi
 			stateName = state.name();
 		}
 		builder.withDetail("connectString", zookeeper.getCurrentConnectionString());
-		if (this.clientDescription != null) {
-			builder.withDetail("client", this.clientDescription);
-		}
 		builder.withDetail("connectionState", stateName);
 		if (clientState == CuratorFrameworkState.STARTED && connected) {
 			long id = sessionId(zookeeper);
