@@ -8,6 +8,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
@@ -39,7 +41,7 @@ public class LocksEndpoint {
 
 	private final LockQueueReader queueReader;
 
-	private volatile Map<String, Object> clientDescription;
+	private volatile @Nullable Map<String, Object> clientDescription;
 
 	/**
 	 * Create a new endpoint for synchronous locks only.
@@ -71,7 +73,7 @@ public class LocksEndpoint {
 	 * whether it is shared with the application, and which bean.
 	 * @param clientDescription the description, or {@code null} for none
 	 */
-	public void setClientDescription(Map<String, Object> clientDescription) {
+	public void setClientDescription(@Nullable Map<String, Object> clientDescription) {
 		this.clientDescription = (clientDescription != null) ? Map.copyOf(clientDescription) : null;
 	}
 
@@ -130,7 +132,7 @@ public class LocksEndpoint {
 	 * known
 	 */
 	public record LocksDescriptor(String basePath, int held, int waiting, List<LockDescriptor> locks,
-			Map<String, Object> client) {
+			@Nullable Map<String, Object> client) {
 
 		/**
 		 * Create a descriptor that does not say which client the locks use.

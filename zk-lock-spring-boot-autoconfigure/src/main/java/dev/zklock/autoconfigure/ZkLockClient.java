@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Objects;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The Curator client that zk-lock uses, and how it was chosen: shared with the
@@ -25,9 +26,9 @@ public final class ZkLockClient implements AutoCloseable {
 
 	private final CuratorFramework curatorFramework;
 
-	private final String sharedBeanName;
+	private final @Nullable String sharedBeanName;
 
-	private ZkLockClient(CuratorFramework curatorFramework, String sharedBeanName) {
+	private ZkLockClient(CuratorFramework curatorFramework, @Nullable String sharedBeanName) {
 		this.curatorFramework = Objects.requireNonNull(curatorFramework, "curatorFramework must not be null");
 		this.sharedBeanName = sharedBeanName;
 	}
@@ -71,7 +72,7 @@ public final class ZkLockClient implements AutoCloseable {
 	 * Return the name of the shared bean.
 	 * @return the bean name, or {@code null} when the client is dedicated
 	 */
-	public String getSharedBeanName() {
+	public @Nullable String getSharedBeanName() {
 		return this.sharedBeanName;
 	}
 

@@ -3,6 +3,8 @@ package dev.zklock.autoconfigure;
 import java.util.List;
 import java.util.Locale;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.zklock.autoconfigure.ZkLockProperties.ClientMode;
 
 /**
@@ -20,8 +22,8 @@ import dev.zklock.autoconfigure.ZkLockProperties.ClientMode;
  * @param springCloudConnectString {@code spring.cloud.zookeeper.connect-string}, or
  * {@code null}
  */
-record ZkLockClientRule(ClientMode mode, List<String> settings, List<String> candidates, String primary,
-		boolean hasConnectString, String springCloudConnectString) {
+record ZkLockClientRule(ClientMode mode, List<String> settings, List<String> candidates, @Nullable String primary,
+		boolean hasConnectString, @Nullable String springCloudConnectString) {
 
 	private static final String MODE = "zk-lock.client-mode";
 
@@ -29,7 +31,7 @@ record ZkLockClientRule(ClientMode mode, List<String> settings, List<String> can
 	 * Apply the rule.
 	 * @return the name of the bean to share, or {@code null} for a dedicated client
 	 */
-	String sharedBeanName() {
+	@Nullable String sharedBeanName() {
 		return switch (this.mode) {
 			case SHARED -> shared();
 			case DEDICATED -> dedicated();
@@ -72,7 +74,7 @@ record ZkLockClientRule(ClientMode mode, List<String> settings, List<String> can
 					.formatted(MODE) + "zk-lock a client of its own.");
 	}
 
-	private String dedicated() {
+	private @Nullable String dedicated() {
 		if (this.hasConnectString || this.springCloudConnectString == null) {
 			return null;
 		}

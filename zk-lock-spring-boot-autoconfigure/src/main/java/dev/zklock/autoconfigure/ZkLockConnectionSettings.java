@@ -5,6 +5,8 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
@@ -95,7 +97,7 @@ final class ZkLockConnectionSettings {
 	}
 
 	// The setting's canonical name, also when set as zk-lock.sessionTimeout, or null
-	private static String settingName(ConfigurationPropertyName name, boolean tlsEnabled) {
+	private static @Nullable String settingName(ConfigurationPropertyName name, boolean tlsEnabled) {
 		for (ConfigurationPropertyName setting : SETTINGS) {
 			if (setting.equals(name)) {
 				return setting.toString();
@@ -121,7 +123,7 @@ final class ZkLockConnectionSettings {
 	 * @param environment the environment
 	 * @return the connect string, or {@code null} when not set
 	 */
-	static String springCloudConnectString(Environment environment) {
+	static @Nullable String springCloudConnectString(Environment environment) {
 		return Binder.get(environment).bind(SPRING_CLOUD_CONNECT_STRING, String.class).orElse(null);
 	}
 

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,7 +60,7 @@ final class ZooKeeperServerCheck {
 		return "a ZooKeeper server older than 3.5 (it has no /zookeeper/config node)";
 	}
 
-	private static String srvrVersion(String hostAndPort) {
+	private static @Nullable String srvrVersion(String hostAndPort) {
 		int colon = hostAndPort.lastIndexOf(':');
 		if (colon <= 0 || hostAndPort.endsWith("]")) {
 			return null;

@@ -13,6 +13,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,7 +44,7 @@ public class ZooKeeperConnectionMetrics implements ConnectionStateListener, Auto
 
 	private final Map<ConnectionState, Counter> counters = new ConcurrentHashMap<>();
 
-	private final String clientMode;
+	private final @Nullable String clientMode;
 
 	private final boolean listening;
 
@@ -64,7 +65,7 @@ public class ZooKeeperConnectionMetrics implements ConnectionStateListener, Auto
 	 * @param clientMode {@code shared} or {@code dedicated}, or {@code null} for no
 	 * {@code client} tag
 	 */
-	public ZooKeeperConnectionMetrics(CuratorFramework client, MeterRegistry registry, String clientMode) {
+	public ZooKeeperConnectionMetrics(CuratorFramework client, MeterRegistry registry, @Nullable String clientMode) {
 		this.client = client;
 		this.registry = registry;
 		this.clientMode = clientMode;
