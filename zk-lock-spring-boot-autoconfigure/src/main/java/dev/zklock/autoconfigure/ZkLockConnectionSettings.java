@@ -61,7 +61,7 @@ final class ZkLockConnectionSettings {
 	 */
 	static List<String> given(Environment environment) {
 		Binder binder = Binder.get(environment);
-		boolean tlsEnabled = binder.bind(TLS_ENABLED, Bindable.of(Boolean.class)).orElse(false);
+		boolean tlsEnabled = isTrue(binder, TLS_ENABLED);
 		Set<String> names = new TreeSet<>();
 		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
 			if (source instanceof IterableConfigurationPropertySource iterable) {
@@ -71,10 +71,14 @@ final class ZkLockConnectionSettings {
 					.forEach(names::add);
 			}
 		}
-		if (binder.bind(EMBEDDED_ENABLED, Bindable.of(Boolean.class)).orElse(false)) {
+		if (isTrue(binder, EMBEDDED_ENABLED)) {
 			names.add(EMBEDDED_ENABLED.toString());
 		}
 		return List.copyOf(names);
+	}
+
+	private static boolean isTrue(Binder binder, ConfigurationPropertyName name) {
+		return Boolean.TRUE.equals(binder.bind(name, Bindable.of(Boolean.class)).orElse(null));
 	}
 
 	/**
