@@ -118,6 +118,7 @@ class SpringCloudZookeeperNeighbourTests {
 			assertThat(children(onB, "/services/" + this.service)).isEmpty();
 			try (LockHandle lock = lock(app, "cloud-a-locks-b")) {
 				// two sessions, one per server
+				assertThat(sessionId(dedicated)).isNotEqualTo(sessionId(cloud));
 				assertThat(owner(onB, lock.nodePath())).isEqualTo(sessionId(dedicated));
 				assertThat(onA.checkExists().forPath(lock.nodePath())).isNull();
 			}
