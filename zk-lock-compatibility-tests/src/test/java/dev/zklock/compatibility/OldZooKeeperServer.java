@@ -1,5 +1,6 @@
 package dev.zklock.compatibility;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.ProcessBuilder.Redirect;
@@ -7,7 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import org.springframework.util.FileSystemUtils;
 
@@ -61,6 +64,17 @@ public final class OldZooKeeperServer implements AutoCloseable {
 	 * @return the running server
 	 */
 	public static OldZooKeeperServer start(String line) {
+		return start(line, Map.of());
+	}
+
+	/**
+	 * Start a server of a line whose jars the build copied, with extra system
+	 * properties, such as {@code znode.container.checkIntervalMs}.
+	 * @param line {@code 3.5} or {@code 3.4}
+	 * @param systemProperties the server JVM's extra system properties
+	 * @return the running server
+	 */
+	public static OldZooKeeperServer start(String line, Map<String, String> systemProperties) {
 		String jars = System.getProperty("zk-lock.zookeeper-" + line + ".dir");
 		if (jars == null || !Files.isDirectory(Path.of(jars))) {
 			throw new IllegalStateException("No ZooKeeper " + line + " jars in '" + jars
@@ -75,10 +89,12 @@ public final class OldZooKeeperServer implements AutoCloseable {
 					"admin.enableServer=false", "minSessionTimeout=2000", "maxSessionTimeout=40000", ""));
 			String watchdog = Path.of(ParentWatchdog.class.getProtectionDomain().getCodeSource().getLocation().toURI())
 				.toString();
-			List<String> command = List.of(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-					"-Xmx96m", "-XX:+UseSerialGC", "-Dzookeeper.jmx.log4j.disable=true",
-					"-cp", jars + "/*" + java.io.File.pathSeparator + watchdog, ParentWatchdog.class.getName(),
-					"org.apache.zookeeper.server.ZooKeeperServerMain", config.toString());
+			List<String> command = new ArrayList<>(List.of(
+					Paths.get(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx96m",
+					"-XX:+UseSerialGC", "-Dzookeeper.jmx.log4j.disable=true"));
+			systemProperties.forEach((key, value) -> command.add("-D" + key + "=" + value));
+			command.addAll(List.of("-cp", jars + "/*" + File.pathSeparator + watchdog, ParentWatchdog.class.getName(),
+					"org.apache.zookeeper.server.ZooKeeperServerMain", config.toString()));
 			Process process = new ProcessBuilder(command).redirectErrorStream(true)
 				.redirectOutput(Redirect.appendTo(directory.resolve("server.log").toFile()))
 				.start();

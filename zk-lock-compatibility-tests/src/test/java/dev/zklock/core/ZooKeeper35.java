@@ -1,12 +1,15 @@
 package dev.zklock.core;
 
+import java.util.Map;
+
 import org.apache.curator.framework.CuratorFramework;
 
 import dev.zklock.compatibility.OldZooKeeperServer;
 
 /**
  * One ZooKeeper 3.5 server, the oldest supported line, for every test class of the
- * run: started on first use, closed when the test JVM exits.
+ * run: started on first use, closed when the test JVM exits. Its container sweep runs
+ * every 100 ms.
  */
 final class ZooKeeper35 {
 
@@ -17,7 +20,9 @@ final class ZooKeeper35 {
 
 	static synchronized OldZooKeeperServer server() {
 		if (server == null) {
-			OldZooKeeperServer started = OldZooKeeperServer.start("3.5");
+			// a fast container sweep, so that tests can wait for it
+			OldZooKeeperServer started = OldZooKeeperServer.start("3.5",
+					Map.of("znode.container.checkIntervalMs", "100", "znode.container.maxPerMinute", "1000000"));
 			Runtime.getRuntime().addShutdownHook(new Thread(started::close, "zookeeper-3.5 shutdown"));
 			server = started;
 		}

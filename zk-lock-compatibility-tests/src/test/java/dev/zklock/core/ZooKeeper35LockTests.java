@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -17,14 +18,19 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
+import dev.zklock.actuate.LockQueueReader;
+import dev.zklock.actuate.LockQueuesDescriptor;
+import dev.zklock.actuate.LockQueuesDescriptor.Participant;
 import dev.zklock.annotation.LockMode;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * What the contract tests do not cover, against a ZooKeeper 3.5 server: fencing tokens
- * of successive holders increase in every mode, two sessions exclude each other, and
- * asynchronous locks work; no node is left behind.
+ * of successive holders increase in every mode, two sessions exclude each other,
+ * asynchronous locks work, the container sweep removes released locks' parents, and
+ * the locks endpoint reads the queues; no node is left behind.
  */
 class ZooKeeper35LockTests {
 
@@ -91,6 +97,41 @@ class ZooKeeper35LockTests {
 			assertThat(next.isAcquired()).isTrue();
 		}
 		assertThat(ZooKeeperTestSupport.ephemeralNodes(first, this.basePath)).isEmpty();
+	}
+
+	@Test
+	void theContainerSweepRemovesTheParentsOfReleasedLocksInEveryMode() throws Exception {
+		for (LockMode mode : LockMode.values()) {
+			for (int i = 0; i < 20; i++) {
+				try (LockHandle handle = this.manager
+					.acquire(LockRequest.named(mode.name()).keys("key-" + i).mode(mode).permits(2).build())) {
+					assertThat(handle.isAcquired()).isTrue();
+				}
+			}
+		}
+		assertThat(ZooKeeperTestSupport.tree(first, this.basePath)).hasSizeGreaterThan(1);
+		await().atMost(Duration.ofSeconds(60)).until(() -> ZooKeeperTestSupport.tree(first, this.basePath).size() <= 1);
+	}
+
+	@Test
+	void theLocksEndpointReadsTheQueuesOfEveryProcess() throws Exception {
+		LockRequest request = LockRequest.named("queued").keys("k").build();
+		try (LockHandle held = this.manager.acquire(request)) {
+			CompletableFuture<Boolean> waiter = CompletableFuture
+				.supplyAsync(() -> this.otherManager.acquire(request.withTimeout(Duration.ofSeconds(20))).isAcquired());
+			await().until(() -> participants("queued") == 2);
+			LockQueuesDescriptor queues = new LockQueueReader(second).read(this.basePath, "queued");
+			assertThat(queues.keys()).singleElement()
+				.satisfies((key) -> assertThat(key.participants()).extracting(Participant::state)
+					.containsExactly("HELD", "WAITING"));
+			held.close();
+			assertThat(waiter.get(20, TimeUnit.SECONDS)).isTrue();
+		}
+	}
+
+	private int participants(String name) {
+		LockQueuesDescriptor queues = new LockQueueReader(first).read(this.basePath, name);
+		return (queues == null) ? 0 : queues.keys().stream().mapToInt((key) -> key.participants().size()).sum();
 	}
 
 	@Test
