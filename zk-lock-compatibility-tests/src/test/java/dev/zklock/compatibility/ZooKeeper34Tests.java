@@ -1,7 +1,10 @@
 package dev.zklock.compatibility;
 
+import java.time.Duration;
 import java.util.List;
 
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.KeeperException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -12,9 +15,12 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 
+import dev.zklock.LockException;
 import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
+import dev.zklock.annotation.LockMode;
 import dev.zklock.autoconfigure.UnsupportedZooKeeperServerException;
+import dev.zklock.core.CuratorLockManager;
 import dev.zklock.core.LockManager;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -23,8 +29,10 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 /**
  * A ZooKeeper 3.4 server lacks {@code create2}: an application whose zk-lock client,
  * dedicated or shared with Spring Cloud, connects to one fails at startup with a
- * message that names the server version and the operation. The same application
- * starts against a 3.5 server (the control).
+ * message that names the server version and the operation. Past that check (a lock
+ * manager of one's own), every mode fails with a LockException caused by the server's
+ * refusal, never a NullPointerException. The same application starts against a 3.5
+ * server (the control).
  */
 @ExtendWith(OutputCaptureExtension.class)
 class ZooKeeper34Tests {
@@ -67,6 +75,20 @@ class ZooKeeper34Tests {
 			.havingRootCause()
 			.isInstanceOf(UnsupportedZooKeeperServerException.class)
 			.withMessageContaining("runs ZooKeeper " + zooKeeper34.version());
+	}
+
+	@Test
+	void pastTheStartupCheckNoModeSurfacesANullPointerException() throws Exception {
+		try (CuratorFramework client = ZooKeeperServers.observer(zooKeeper34.connectString())) {
+			CuratorLockManager manager = new CuratorLockManager(client, "/locks", Duration.ofSeconds(5));
+			for (LockMode mode : LockMode.values()) {
+				assertThatExceptionOfType(LockException.class)
+					.as("%s on ZooKeeper %s", mode, zooKeeper34.version())
+					.isThrownBy(() -> manager.acquire(LockRequest.named("refused").mode(mode).build()))
+					.withRootCauseInstanceOf(KeeperException.UnimplementedException.class);
+			}
+			manager.close();
+		}
 	}
 
 	@Test
