@@ -1,5 +1,7 @@
 package dev.zklock;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Work run by {@link LockTemplate#execute(LockRequest, LockCallback)} while the
  * lock is held.
@@ -7,7 +9,7 @@ package dev.zklock;
  * @param <T> the result type
  */
 @FunctionalInterface
-public interface LockCallback<T> {
+public interface LockCallback<T extends @Nullable Object> {
 
 	/**
 	 * Run the work.

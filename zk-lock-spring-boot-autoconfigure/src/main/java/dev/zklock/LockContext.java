@@ -3,6 +3,8 @@ package dev.zklock;
 import java.util.List;
 import java.util.Optional;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.zklock.annotation.LockMode;
 
 /**
@@ -53,7 +55,7 @@ public interface LockContext {
 	 * @return the token, positive
 	 * @throws IllegalArgumentException when the lock does not cover the key
 	 */
-	long fencingToken(String key);
+	long fencingToken(@Nullable String key);
 
 	/**
 	 * The path of this holder's own ZooKeeper node (its lease, for a semaphore). A
@@ -71,7 +73,7 @@ public interface LockContext {
 	 * @return the node path
 	 * @throws IllegalArgumentException when the lock does not cover the key
 	 */
-	String nodePath(String key);
+	String nodePath(@Nullable String key);
 
 	/**
 	 * Whether the lock is still held for sure. {@code false} once it was released,

@@ -4,6 +4,8 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Keeps, per thread, the stack of open locks behind {@link LockContext#current()}.
  * For {@link dev.zklock.core.LockManager} implementations: push a context when a
@@ -45,7 +47,7 @@ public final class LockContextHolder {
 		stack.removeFirstOccurrence(context);
 	}
 
-	static LockContext current() {
+	static @Nullable LockContext current() {
 		Deque<LockContext> stack = contexts.get();
 		return (stack != null) ? stack.peek() : null;
 	}

@@ -1,5 +1,7 @@
 package dev.zklock;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Root of every exception zk-lock throws: a lock could not be acquired, held or
  * released as asked.
@@ -21,7 +23,7 @@ public class LockException extends RuntimeException {
 	 * @param message the detail message
 	 * @param cause the cause
 	 */
-	public LockException(String message, Throwable cause) {
+	public LockException(String message, @Nullable Throwable cause) {
 		super(message, cause);
 	}
 

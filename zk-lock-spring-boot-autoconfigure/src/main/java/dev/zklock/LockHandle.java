@@ -2,6 +2,8 @@ package dev.zklock;
 
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.zklock.annotation.LockMode;
 
 /**
@@ -64,7 +66,7 @@ public interface LockHandle extends LockContext, AutoCloseable {
 	 * @return the token
 	 */
 	@Override
-	default long fencingToken(String key) {
+	default long fencingToken(@Nullable String key) {
 		if (keys().size() > 1) {
 			throw new UnsupportedOperationException("Lock '" + name() + "' does not provide a token per key");
 		}
@@ -86,7 +88,7 @@ public interface LockHandle extends LockContext, AutoCloseable {
 	 * @return the node path
 	 */
 	@Override
-	default String nodePath(String key) {
+	default String nodePath(@Nullable String key) {
 		throw new UnsupportedOperationException("Lock '" + name() + "' does not expose its node");
 	}
 

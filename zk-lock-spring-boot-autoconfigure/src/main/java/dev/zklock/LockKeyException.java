@@ -1,5 +1,7 @@
 package dev.zklock;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Thrown when a lock key is missing, blank or cannot be evaluated.
  */
@@ -20,7 +22,7 @@ public class LockKeyException extends LockException {
 	 * @param message the detail message
 	 * @param cause the cause
 	 */
-	public LockKeyException(String message, Throwable cause) {
+	public LockKeyException(String message, @Nullable Throwable cause) {
 		super(message, cause);
 	}
 

@@ -1,5 +1,7 @@
 package dev.zklock;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.context.ApplicationEvent;
 
 import dev.zklock.annotation.LockMode;
@@ -16,7 +18,7 @@ public class LockLostEvent extends ApplicationEvent {
 
 	private final String lockName;
 
-	private final String key;
+	private final @Nullable String key;
 
 	private final String path;
 
@@ -39,7 +41,7 @@ public class LockLostEvent extends ApplicationEvent {
 	 * @param threadName the name of the thread that held the lock
 	 * @param reason why the lock was lost
 	 */
-	public LockLostEvent(Object source, String lockName, String key, String path, LockMode mode, long fencingToken,
+	public LockLostEvent(Object source, String lockName, @Nullable String key, String path, LockMode mode, long fencingToken,
 			String threadName, LockLossReason reason) {
 		super(source);
 		this.lockName = lockName;
@@ -63,7 +65,7 @@ public class LockLostEvent extends ApplicationEvent {
 	 * The key that was lost.
 	 * @return the key, or {@code null} for a lock without keys
 	 */
-	public String getKey() {
+	public @Nullable String getKey() {
 		return this.key;
 	}
 

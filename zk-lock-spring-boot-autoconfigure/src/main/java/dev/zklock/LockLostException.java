@@ -1,5 +1,7 @@
 package dev.zklock;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Thrown when a lock that was held can no longer be trusted: the ZooKeeper
  * connection was suspended or the session was lost while the lock was held.
@@ -8,9 +10,9 @@ public class LockLostException extends LockException {
 
 	private static final long serialVersionUID = 1L;
 
-	private final String lockName;
+	private final @Nullable String lockName;
 
-	private final String key;
+	private final @Nullable String key;
 
 	/**
 	 * Create a new instance.
@@ -27,7 +29,7 @@ public class LockLostException extends LockException {
 	 * @param key the key that is no longer held, or {@code null} for a lock without
 	 * keys
 	 */
-	public LockLostException(String message, String lockName, String key) {
+	public LockLostException(String message, @Nullable String lockName, @Nullable String key) {
 		super(message);
 		this.lockName = lockName;
 		this.key = key;
@@ -37,7 +39,7 @@ public class LockLostException extends LockException {
 	 * The name of the lock that is no longer held.
 	 * @return the lock name, or {@code null} when not known
 	 */
-	public String getLockName() {
+	public @Nullable String getLockName() {
 		return this.lockName;
 	}
 
@@ -45,7 +47,7 @@ public class LockLostException extends LockException {
 	 * The key that is no longer held.
 	 * @return the key, or {@code null} for a lock without keys or when not known
 	 */
-	public String getKey() {
+	public @Nullable String getKey() {
 		return this.key;
 	}
 

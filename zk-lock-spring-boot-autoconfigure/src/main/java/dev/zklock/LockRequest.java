@@ -5,6 +5,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.zklock.annotation.LockMode;
 
 /**
@@ -19,7 +21,7 @@ import dev.zklock.annotation.LockMode;
  * @param timeout the longest wait, {@link Duration#ZERO} to try once, or
  * {@code null} for the configured default
  */
-public record LockRequest(String name, List<String> keys, LockMode mode, int permits, Duration timeout) {
+public record LockRequest(String name, List<String> keys, LockMode mode, int permits, @Nullable Duration timeout) {
 
 	/**
 	 * Validate and copy the components.
@@ -76,7 +78,7 @@ public record LockRequest(String name, List<String> keys, LockMode mode, int per
 
 		private int permits = 1;
 
-		private Duration timeout;
+		private @Nullable Duration timeout;
 
 		private Builder(String name) {
 			this.name = name;

@@ -3,6 +3,7 @@ package dev.zklock;
 import java.lang.reflect.UndeclaredThrowableException;
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,7 +63,7 @@ public class LockTemplate {
 	 * @throws LockException when ZooKeeper fails or the thread is interrupted while
 	 * waiting
 	 */
-	public <T> T execute(LockRequest request, LockCallback<T> callback) {
+	public <T extends @Nullable Object> T execute(LockRequest request, LockCallback<T> callback) {
 		Objects.requireNonNull(callback, "callback must not be null");
 		LockHandle handle = this.lockManager.acquire(request);
 		if (!handle.isAcquired()) {
@@ -100,7 +101,7 @@ public class LockTemplate {
 		return result;
 	}
 
-	private static LockLostException checkHeld(LockHandle handle) {
+	private static @Nullable LockLostException checkHeld(LockHandle handle) {
 		try {
 			handle.assertHeld();
 			return null;

@@ -19,6 +19,8 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 @Documented
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "spring.datasource.url=jdbc:h2:mem:sample-tests;DB_CLOSE_DELAY=-1",
+				// the in-memory database goes with a temporary ZooKeeper data directory
+				"zk-lock.embedded.data-dir=",
 				"sample.orders.payment-window=1s", "sample.orders.expiry-interval=200ms",
 				// Selenium warns that it has no DevTools support for this Chromium version; it is not used
 				"logging.level.org.openqa.selenium.devtools=ERROR", "logging.level.org.openqa.selenium.chromium=ERROR" })

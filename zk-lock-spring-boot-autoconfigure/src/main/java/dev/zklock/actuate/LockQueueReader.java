@@ -11,6 +11,7 @@ import java.util.Objects;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
+import org.jspecify.annotations.Nullable;
 
 import dev.zklock.LockException;
 import dev.zklock.core.KeyEncoder;
@@ -61,7 +62,7 @@ public class LockQueueReader {
 	 * @return the queues, or {@code null} when no lock of that name exists
 	 * @throws LockException when ZooKeeper is not connected or fails
 	 */
-	public LockQueuesDescriptor read(String basePath, String name) {
+	public @Nullable LockQueuesDescriptor read(String basePath, String name) {
 		if (name == null || name.isBlank()) {
 			return null;
 		}
@@ -182,7 +183,7 @@ public class LockQueueReader {
 	 * leaving the queue. Otherwise the head's lease shows as HELD and the head as
 	 * WAITING.
 	 */
-	static Node headLease(Node head, List<Node> leases, long queuePzxid) {
+	static @Nullable Node headLease(Node head, List<Node> leases, long queuePzxid) {
 		Node newest = null;
 		for (Node lease : leases) {
 			if (lease.czxid() > head.czxid() && lease.sessionId() == head.sessionId()
@@ -201,12 +202,12 @@ public class LockQueueReader {
 		return data != null && new String(data, StandardCharsets.UTF_8).contains("\"thread\":\"");
 	}
 
-	private Participant participant(String path, String node, LockMode mode, String state) throws Exception {
+	private @Nullable Participant participant(String path, String node, LockMode mode, String state) throws Exception {
 		Node read = read(path, node, mode, state);
 		return (read != null) ? read.participant() : null;
 	}
 
-	private Node read(String path, String node, LockMode mode, String state) throws Exception {
+	private @Nullable Node read(String path, String node, LockMode mode, String state) throws Exception {
 		Stat stat = new Stat();
 		byte[] data;
 		try {
@@ -223,11 +224,11 @@ public class LockQueueReader {
 		return new Node(participant, stat.getCzxid(), stat.getEphemeralOwner(), data);
 	}
 
-	private List<String> children(String path) throws Exception {
+	private @Nullable List<String> children(String path) throws Exception {
 		return children(path, new Stat());
 	}
 
-	private List<String> children(String path, Stat stat) throws Exception {
+	private @Nullable List<String> children(String path, Stat stat) throws Exception {
 		try {
 			return new ArrayList<>(this.client.getChildren().storingStatIn(stat).forPath(path));
 		}
@@ -236,7 +237,7 @@ public class LockQueueReader {
 		}
 	}
 
-	private static List<String> sortedNodes(List<String> children, String... kinds) {
+	private static List<String> sortedNodes(@Nullable List<String> children, String... kinds) {
 		if (children == null) {
 			return List.of();
 		}
@@ -276,7 +277,7 @@ public class LockQueueReader {
 	}
 
 	// The key as given, where its segment can be decoded
-	static String decode(String segment) {
+	static @Nullable String decode(String segment) {
 		if (segment.equals(KeyEncoder.NO_KEY)) {
 			return null;
 		}

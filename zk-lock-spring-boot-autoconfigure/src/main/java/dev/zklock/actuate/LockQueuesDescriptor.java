@@ -3,6 +3,8 @@ package dev.zklock.actuate;
 import java.time.Instant;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The queues of one lock name, as read from ZooKeeper.
  *
@@ -22,7 +24,7 @@ public record LockQueuesDescriptor(String name, String path, List<KeyQueue> keys
 	 * @param path the ZooKeeper path of the key
 	 * @param participants holders first, then waiters, each in order of arrival
 	 */
-	public record KeyQueue(String key, String path, List<Participant> participants) {
+	public record KeyQueue(@Nullable String key, String path, List<Participant> participants) {
 
 	}
 
@@ -41,8 +43,8 @@ public record LockQueuesDescriptor(String name, String path, List<KeyQueue> keys
 	 * @param fencingToken the fencing token of a holder: its node's creation zxid;
 	 * {@code null} for waiters
 	 */
-	public record Participant(String node, long sequence, String mode, String state, String owner, String sessionId,
-			Instant created, Long fencingToken) {
+	public record Participant(String node, long sequence, String mode, String state, @Nullable String owner,
+			String sessionId, Instant created, @Nullable Long fencingToken) {
 
 	}
 

@@ -88,19 +88,13 @@ public class LocksEndpoint {
 		List<LockInfo> infos = new ArrayList<>();
 		int held = 0;
 		int waiting = 0;
-		String basePath = null;
-		if (manager != null) {
-			LockRegistry registry = manager.getRegistry();
+		String basePath = (manager != null) ? manager.getBasePath()
+				: (asyncManager != null) ? asyncManager.getBasePath() : null;
+		for (LockRegistry registry : LockRegistry.distinct((manager != null) ? manager.getRegistry() : null,
+				(asyncManager != null) ? asyncManager.getRegistry() : null)) {
 			infos.addAll(registry.snapshot());
 			held += registry.heldCount();
 			waiting += registry.waitingCount();
-			basePath = manager.getBasePath();
-		}
-		if (asyncManager != null) {
-			infos.addAll(asyncManager.snapshot());
-			held += asyncManager.count(LockState.HELD);
-			waiting += asyncManager.count(LockState.WAITING);
-			basePath = (basePath != null) ? basePath : asyncManager.getBasePath();
 		}
 		List<LockDescriptor> locks = infos.stream().map(LockDescriptor::of).sorted(ORDER).toList();
 		return new LocksDescriptor(basePath, held, waiting, locks, this.clientDescription);
@@ -112,7 +106,7 @@ public class LocksEndpoint {
 	 * @return the queues, or {@code null} (404) when no lock of that name exists
 	 */
 	@ReadOperation
-	public LockQueuesDescriptor lock(@Selector String name) {
+	public @Nullable LockQueuesDescriptor lock(@Selector String name) {
 		CuratorLockManager manager = this.lockManager.get();
 		if (manager == null) {
 			return null;
@@ -131,7 +125,7 @@ public class LocksEndpoint {
 	 * @param client which ZooKeeper client the locks use, or {@code null} when not
 	 * known
 	 */
-	public record LocksDescriptor(String basePath, int held, int waiting, List<LockDescriptor> locks,
+	public record LocksDescriptor(@Nullable String basePath, int held, int waiting, List<LockDescriptor> locks,
 			@Nullable Map<String, Object> client) {
 
 		/**
@@ -141,7 +135,7 @@ public class LocksEndpoint {
 		 * @param waiting the number of locks awaited
 		 * @param locks each lock held or awaited, per key
 		 */
-		public LocksDescriptor(String basePath, int held, int waiting, List<LockDescriptor> locks) {
+		public LocksDescriptor(@Nullable String basePath, int held, int waiting, List<LockDescriptor> locks) {
 			this(basePath, held, waiting, locks, null);
 		}
 
@@ -163,8 +157,8 @@ public class LocksEndpoint {
 	 * @param state {@code HELD}, {@code WAITING}, {@code IN_DOUBT} (the connection
 	 * is suspended), {@code LOST} or {@code RELEASING}
 	 */
-	public record LockDescriptor(String name, String key, String path, String mode, String thread, long threadId,
-			Instant since, Long fencingToken, String state) {
+	public record LockDescriptor(String name, @Nullable String key, String path, String mode, String thread, long threadId,
+			Instant since, @Nullable Long fencingToken, String state) {
 
 		static LockDescriptor of(LockInfo info) {
 			return new LockDescriptor(info.name(), info.key(), info.path(), info.mode().name(), info.threadName(),

@@ -1,5 +1,7 @@
 package dev.zklock.aop;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.expression.EvaluationContext;
 import org.springframework.expression.EvaluationException;
 import org.springframework.expression.Expression;
@@ -25,7 +27,7 @@ final class ArgumentKeyExpression {
 
 	private final int parameterCount;
 
-	private final Expression propertyPath;
+	private final @Nullable Expression propertyPath;
 
 	private final EvaluationContext propertyContext;
 
@@ -38,7 +40,8 @@ final class ArgumentKeyExpression {
 	 * @param propertyContext the context the property path is evaluated in, shared
 	 * and never written to
 	 */
-	ArgumentKeyExpression(int index, int parameterCount, Expression propertyPath, EvaluationContext propertyContext) {
+	ArgumentKeyExpression(int index, int parameterCount, @Nullable Expression propertyPath,
+			EvaluationContext propertyContext) {
 		this.index = index;
 		this.parameterCount = parameterCount;
 		this.propertyPath = propertyPath;
@@ -50,7 +53,7 @@ final class ArgumentKeyExpression {
 	 * @param args the call's arguments
 	 * @return the value, possibly {@code null}, or {@link #UNRESOLVED}
 	 */
-	Object value(Object[] args) {
+	@Nullable Object value(@Nullable Object[] args) {
 		if (args.length != this.parameterCount) {
 			return UNRESOLVED;
 		}

@@ -9,6 +9,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
 import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -75,7 +76,7 @@ final class AsyncLockInvoker {
 	private Object invokeStage(MethodInvocation invocation, LockOperation operation) {
 		CompletableFuture<Object> result = new CompletableFuture<>();
 		Object target = invocation.getThis();
-		Object[] args = invocation.getArguments();
+		@Nullable Object[] args = invocation.getArguments();
 		LockRequest request;
 		CompletableFuture<AsyncLockHandle> pending;
 		AsyncLockManager manager;
@@ -109,7 +110,7 @@ final class AsyncLockInvoker {
 	private void stageAcquired(MethodInvocation invocation, LockOperation operation, LockRequest request,
 			CompletableFuture<Object> result, AsyncLockHandle handle, Throwable ex) {
 		Object target = invocation.getThis();
-		Object[] args = invocation.getArguments();
+		@Nullable Object[] args = invocation.getArguments();
 		if (ex != null) {
 			Throwable cause = unwrap(ex);
 			if (cause instanceof CancellationException) {
@@ -153,7 +154,7 @@ final class AsyncLockInvoker {
 	}
 
 	private void completeStage(LockOperation operation, AsyncLockHandle handle, CompletableFuture<Object> result,
-			Object value, Throwable error) {
+			@Nullable Object value, @Nullable Throwable error) {
 		Throwable failure = (error != null) ? unwrap(error) : null;
 		LockLostException lost = checkHeld(handle);
 		LockLostException toThrow = (failure == null) ? lostAtCompletion(operation, lost) : null;
@@ -209,7 +210,8 @@ final class AsyncLockInvoker {
 	 * Invoke the locked method itself, with its fencing token and with the lock as
 	 * the thread's {@link LockContext} while the method body runs.
 	 */
-	Object invokeBody(MethodInvocation invocation, LockOperation operation, AsyncLockHandle handle) throws Throwable {
+	@Nullable Object invokeBody(MethodInvocation invocation, LockOperation operation, AsyncLockHandle handle)
+			throws Throwable {
 		int index = operation.getFencingTokenParameter();
 		if (index >= 0) {
 			invocation.getArguments()[index] = new FencingToken(handle.fencingToken());
@@ -227,7 +229,7 @@ final class AsyncLockInvoker {
 	 * Fail fast when the caller already holds the lock asked for: asynchronous locks
 	 * are not re-entrant, so the call would wait for its own caller.
 	 */
-	void checkNotNested(LockOperation operation, LockRequest request, LockContext context) {
+	void checkNotNested(LockOperation operation, LockRequest request, @Nullable LockContext context) {
 		if (context == null || !context.name().equals(request.name())) {
 			return;
 		}
@@ -250,7 +252,7 @@ final class AsyncLockInvoker {
 	 * What a call whose lock was not acquired in time returns: the fallback's
 	 * result, {@link #SKIPPED}, or a thrown {@link LockTimeoutException}.
 	 */
-	Object notAcquired(LockOperation operation, LockRequest request, Object target, Object[] args)
+	Object notAcquired(LockOperation operation, LockRequest request, @Nullable Object target, @Nullable Object[] args)
 			throws Throwable {
 		LockTimeoutException timeout = new LockTimeoutException("Lock '" + request.name() + "' for keys "
 				+ request.keys() + " was not acquired within " + describeTimeout(request) + " by "
@@ -270,8 +272,8 @@ final class AsyncLockInvoker {
 		throw timeout;
 	}
 
-	Object fallback(LockOperation operation, LockRequest request, Object target, Object[] args, LockException cause)
-			throws Throwable {
+	Object fallback(LockOperation operation, LockRequest request, @Nullable Object target, @Nullable Object[] args,
+			LockException cause) throws Throwable {
 		logger.debug("Lock '{}' for keys {} not acquired ({}); calling the fallback of {}", request.name(),
 				request.keys(), cause.getMessage(), operation.describe());
 		for (LockInterceptionListener listener : this.listeners.get()) {
@@ -284,7 +286,7 @@ final class AsyncLockInvoker {
 	 * The exception that replaces the result of work that completed after its lock
 	 * was lost, or {@code null} when the lock held or the action only logs.
 	 */
-	LockLostException lostAtCompletion(LockOperation operation, LockLostException lost) {
+	@Nullable LockLostException lostAtCompletion(LockOperation operation, @Nullable LockLostException lost) {
 		if (lost == null) {
 			return null;
 		}
@@ -298,7 +300,7 @@ final class AsyncLockInvoker {
 				+ lost.getMessage(), lost.getLockName(), lost.getKey());
 	}
 
-	static LockLostException checkHeld(AsyncLockHandle handle) {
+	static @Nullable LockLostException checkHeld(AsyncLockHandle handle) {
 		try {
 			handle.assertHeld();
 			return null;

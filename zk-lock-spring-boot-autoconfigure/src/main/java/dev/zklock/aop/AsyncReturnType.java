@@ -3,6 +3,8 @@ package dev.zklock.aop;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.util.ClassUtils;
 
 /**
@@ -40,7 +42,7 @@ enum AsyncReturnType {
 	 * @param returnType the declared return type
 	 * @return the type, or {@code null} when it is not a supported asynchronous type
 	 */
-	static AsyncReturnType of(Class<?> returnType) {
+	static @Nullable AsyncReturnType of(Class<?> returnType) {
 		if (returnType == CompletionStage.class || returnType == CompletableFuture.class) {
 			return COMPLETION_STAGE;
 		}

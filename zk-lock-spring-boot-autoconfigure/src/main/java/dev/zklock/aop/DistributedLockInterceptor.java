@@ -5,6 +5,7 @@ import java.util.function.Supplier;
 
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -100,7 +101,7 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 	}
 
 	@Override
-	public Object invoke(MethodInvocation invocation) throws Throwable {
+	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
 		Object target = invocation.getThis();
 		Class<?> targetClass = (target != null) ? AopUtils.getTargetClass(target) : null;
 		LockOperation operation = this.operationSource.getOperation(invocation.getMethod(), targetClass);
@@ -111,7 +112,7 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		if (asyncType != null) {
 			return this.asyncInvoker.invoke(invocation, operation, asyncType);
 		}
-		Object[] args = invocation.getArguments();
+		@Nullable Object[] args = invocation.getArguments();
 		LockRequest request = operation.createRequest(args, target);
 		LockHandle handle;
 		try {
@@ -150,15 +151,15 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		return returnedAfterLoss(operation, handle, lost, result);
 	}
 
-	private static void passFencingToken(LockOperation operation, Object[] args, LockHandle handle) {
+	private static void passFencingToken(LockOperation operation, @Nullable Object[] args, LockHandle handle) {
 		int index = operation.getFencingTokenParameter();
 		if (index >= 0) {
 			args[index] = new FencingToken(handle.fencingToken());
 		}
 	}
 
-	private Object returnedAfterLoss(LockOperation operation, LockHandle handle, LockLostException lost,
-			Object result) {
+	private @Nullable Object returnedAfterLoss(LockOperation operation, LockHandle handle, LockLostException lost,
+			@Nullable Object result) {
 		if (this.lostLockAction == LostLockAction.LOG) {
 			logger.warn("{} returned after its lock was no longer held; returning its result because "
 					+ "zk-lock.lost-lock-action=LOG: {}", operation.describe(), lost.getMessage());
@@ -176,7 +177,7 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		throw exception;
 	}
 
-	private static LockLostException checkHeld(LockHandle handle) {
+	private static @Nullable LockLostException checkHeld(LockHandle handle) {
 		try {
 			handle.assertHeld();
 			return null;
@@ -193,7 +194,7 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 	 * @return the operation, or {@code null} when the thread is not inside an
 	 * interceptor's acquisition
 	 */
-	public static LockOperation currentOperation() {
+	public static @Nullable LockOperation currentOperation() {
 		return acquiring.get();
 	}
 
@@ -228,8 +229,8 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		return outer;
 	}
 
-	private Object notAcquired(LockOperation operation, LockRequest request, Object target, Object[] args)
-			throws Throwable {
+	private @Nullable Object notAcquired(LockOperation operation, LockRequest request, @Nullable Object target,
+			@Nullable Object[] args) throws Throwable {
 		LockTimeoutException timeout = new LockTimeoutException("Lock '" + request.name() + "' for keys "
 				+ request.keys() + " was not acquired within " + describeTimeout(request) + " by "
 				+ operation.describe() + "; raise the timeout, or handle contention with onTimeout = SKIP or a "
@@ -243,7 +244,7 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		throw timeout;
 	}
 
-	private Object fallback(LockOperation operation, LockRequest request, Object target, Object[] args,
+	private Object fallback(LockOperation operation, LockRequest request, @Nullable Object target, @Nullable Object[] args,
 			LockException cause) throws Throwable {
 		if (logger.isDebugEnabled()) {
 			logger.debug("Lock '{}' for keys {} not acquired ({}); calling the fallback of {}", request.name(),
@@ -255,7 +256,7 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		return operation.invokeFallback(target, args, cause);
 	}
 
-	private Object skip(LockOperation operation, LockRequest request) {
+	private @Nullable Object skip(LockOperation operation, LockRequest request) {
 		if (logger.isDebugEnabled()) {
 			logger.debug("Lock '{}' for keys {} not acquired within {}; skipped {}", request.name(), request.keys(),
 					describeTimeout(request), operation.describe());

@@ -6,6 +6,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 
@@ -100,8 +102,8 @@ final class FallbackMethod {
 	 * @return the fallback's result
 	 * @throws Throwable what the fallback threw, unchanged
 	 */
-	Object invoke(Object target, Object[] args, LockException cause) throws Throwable {
-		Object[] fallbackArgs = args;
+	Object invoke(@Nullable Object target, @Nullable Object[] args, LockException cause) throws Throwable {
+		@Nullable Object[] fallbackArgs = args;
 		if (this.passesCause) {
 			fallbackArgs = Arrays.copyOf(args, args.length + 1);
 			fallbackArgs[args.length] = cause;

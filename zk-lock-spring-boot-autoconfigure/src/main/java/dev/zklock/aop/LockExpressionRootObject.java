@@ -2,6 +2,8 @@ package dev.zklock.aop;
 
 import java.lang.reflect.Method;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The {@code #root} object of a {@link dev.zklock.annotation.DistributedLock}
  * key expression.
@@ -10,13 +12,13 @@ public final class LockExpressionRootObject {
 
 	private final Method method;
 
-	private final Object[] args;
+	private final @Nullable Object[] args;
 
-	private final Object target;
+	private final @Nullable Object target;
 
 	private final Class<?> targetClass;
 
-	LockExpressionRootObject(Method method, Object[] args, Object target, Class<?> targetClass) {
+	LockExpressionRootObject(Method method, @Nullable Object[] args, @Nullable Object target, Class<?> targetClass) {
 		this.method = method;
 		this.args = args;
 		this.target = target;
@@ -43,7 +45,7 @@ public final class LockExpressionRootObject {
 	 * The arguments of the call.
 	 * @return the arguments
 	 */
-	public Object[] getArgs() {
+	public @Nullable Object[] getArgs() {
 		return this.args;
 	}
 
@@ -51,7 +53,7 @@ public final class LockExpressionRootObject {
 	 * The bean the method is called on.
 	 * @return the target bean
 	 */
-	public Object getTarget() {
+	public @Nullable Object getTarget() {
 		return this.target;
 	}
 

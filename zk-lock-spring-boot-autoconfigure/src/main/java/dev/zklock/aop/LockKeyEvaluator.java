@@ -10,6 +10,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.context.expression.AnnotatedElementKey;
 import org.springframework.context.expression.BeanFactoryResolver;
@@ -37,13 +39,13 @@ final class LockKeyEvaluator extends CachedExpressionEvaluator {
 
 	private final Map<ExpressionKey, Expression> expressions = new ConcurrentHashMap<>(64);
 
-	private final BeanFactory beanFactory;
+	private final @Nullable BeanFactory beanFactory;
 
-	private final BeanResolver beanResolver;
+	private final @Nullable BeanResolver beanResolver;
 
 	private final StandardEvaluationContext propertyContext = new StandardEvaluationContext();
 
-	LockKeyEvaluator(BeanFactory beanFactory) {
+	LockKeyEvaluator(@Nullable BeanFactory beanFactory) {
 		this.beanFactory = beanFactory;
 		this.beanResolver = (beanFactory != null) ? new BeanFactoryResolver(beanFactory) : null;
 		// initialised here, so that threads sharing the context only read it
@@ -97,7 +99,7 @@ final class LockKeyEvaluator extends CachedExpressionEvaluator {
 		}
 	}
 
-	private String checkVariable(String name, int parameterCount, Set<String> parameterNames) {
+	private @Nullable String checkVariable(String name, int parameterCount, Set<String> parameterNames) {
 		if (ROOT_VARIABLES.contains(name) || parameterNames.contains(name)) {
 			return null;
 		}
@@ -128,7 +130,7 @@ final class LockKeyEvaluator extends CachedExpressionEvaluator {
 	}
 
 	private Set<String> parameterNames(Method method) {
-		String[] names = getParameterNameDiscoverer().getParameterNames(method);
+		@Nullable String @Nullable [] names = getParameterNameDiscoverer().getParameterNames(method);
 		return (names != null) ? new LinkedHashSet<>(List.of(names)) : Set.of();
 	}
 
@@ -140,7 +142,7 @@ final class LockKeyEvaluator extends CachedExpressionEvaluator {
 	 * @return the shortcut, or {@code null} when the expression needs the full
 	 * evaluation
 	 */
-	ArgumentKeyExpression shortcut(Expression expression, Method method) {
+	@Nullable ArgumentKeyExpression shortcut(Expression expression, Method method) {
 		if (!(expression instanceof SpelExpression spel)) {
 			return null;
 		}
@@ -171,7 +173,7 @@ final class LockKeyEvaluator extends CachedExpressionEvaluator {
 		if (ROOT_VARIABLES.contains(variable)) {
 			return -1;
 		}
-		String[] names = getParameterNameDiscoverer().getParameterNames(method);
+		@Nullable String @Nullable [] names = getParameterNameDiscoverer().getParameterNames(method);
 		if (names != null && names.length != method.getParameterCount()) {
 			return -1;
 		}
@@ -193,7 +195,10 @@ final class LockKeyEvaluator extends CachedExpressionEvaluator {
 	 * @param targetClass the user class of the bean
 	 * @return the value
 	 */
-	Object evaluate(Expression expression, Method method, Object[] args, Object target, Class<?> targetClass) {
+	// Spring takes @Nullable Object[] here too, but NullAway on JDK 17 cannot read that from the class file
+	@SuppressWarnings("NullAway")
+	@Nullable Object evaluate(Expression expression, Method method, @Nullable Object[] args, @Nullable Object target,
+			Class<?> targetClass) {
 		LockExpressionRootObject root = new LockExpressionRootObject(method, args, target, targetClass);
 		MethodBasedEvaluationContext context = new MethodBasedEvaluationContext(root, method, args,
 				getParameterNameDiscoverer());

@@ -5,7 +5,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.expression.EvaluationException;
 import org.springframework.expression.Expression;
@@ -37,29 +40,30 @@ public final class LockOperation {
 
 	private final int permits;
 
-	private final Duration timeout;
+	private final @Nullable Duration timeout;
 
 	private final String keyExpressionString;
 
-	private final Expression keyExpression;
+	private final @Nullable Expression keyExpression;
 
 	private final LockKeyEvaluator keyEvaluator;
 
-	private final ArgumentKeyExpression keyShortcut;
+	private final @Nullable ArgumentKeyExpression keyShortcut;
 
 	private final OnTimeout onTimeout;
 
-	private final FallbackMethod fallback;
+	private final @Nullable FallbackMethod fallback;
 
-	private final Supplier<Object> skipValue;
+	private final @Nullable Supplier<Object> skipValue;
 
 	private final int fencingTokenParameter;
 
-	private final AsyncReturnType asyncReturnType;
+	private final @Nullable AsyncReturnType asyncReturnType;
 
 	LockOperation(Method method, Class<?> targetClass, String description, String name, LockMode mode, int permits,
-			Duration timeout, String keyExpressionString, Expression keyExpression, LockKeyEvaluator keyEvaluator,
-			OnTimeout onTimeout, FallbackMethod fallback, Supplier<Object> skipValue, int fencingTokenParameter) {
+			@Nullable Duration timeout, String keyExpressionString, @Nullable Expression keyExpression,
+			LockKeyEvaluator keyEvaluator, OnTimeout onTimeout, @Nullable FallbackMethod fallback,
+			@Nullable Supplier<Object> skipValue, int fencingTokenParameter) {
 		this.method = method;
 		this.targetClass = targetClass;
 		this.description = description;
@@ -82,7 +86,7 @@ public final class LockOperation {
 	 * The asynchronous type the method returns, looked up once.
 	 * @return the type, or {@code null} for a synchronous method
 	 */
-	AsyncReturnType getAsyncReturnType() {
+	@Nullable AsyncReturnType getAsyncReturnType() {
 		return this.asyncReturnType;
 	}
 
@@ -130,7 +134,7 @@ public final class LockOperation {
 	 * The timeout, or {@code null} for {@code zk-lock.default-timeout}.
 	 * @return the timeout
 	 */
-	public Duration getTimeout() {
+	public @Nullable Duration getTimeout() {
 		return this.timeout;
 	}
 
@@ -174,11 +178,11 @@ public final class LockOperation {
 	 * @return the request
 	 * @throws LockKeyException when the key is null, blank or cannot be evaluated
 	 */
-	public LockRequest createRequest(Object[] args, Object target) {
+	public LockRequest createRequest(@Nullable Object[] args, @Nullable Object target) {
 		return new LockRequest(this.name, keys(args, target), this.mode, this.permits, this.timeout);
 	}
 
-	private List<String> keys(Object[] args, Object target) {
+	private List<String> keys(@Nullable Object[] args, @Nullable Object target) {
 		if (this.keyExpression == null) {
 			return List.of();
 		}
@@ -198,16 +202,17 @@ public final class LockOperation {
 		return List.of(key(value, -1));
 	}
 
-	private Object evaluateKey(Object[] args, Object target) {
+	private @Nullable Object evaluateKey(@Nullable Object[] args, @Nullable Object target) {
 		try {
-			return this.keyEvaluator.evaluate(this.keyExpression, this.method, args, target, this.targetClass);
+			return this.keyEvaluator.evaluate(Objects.requireNonNull(this.keyExpression), this.method, args, target,
+					this.targetClass);
 		}
 		catch (EvaluationException ex) {
 			throw keyProblem("could not be evaluated (" + ex.getMessage() + ")", ex);
 		}
 	}
 
-	private List<String> keys(Object[] elements) {
+	private List<String> keys(@Nullable Object[] elements) {
 		if (elements.length == 0) {
 			throw keyProblem("evaluated to an empty collection, which names no key", null);
 		}
@@ -218,7 +223,7 @@ public final class LockOperation {
 		return keys;
 	}
 
-	private String key(Object element, int index) {
+	private String key(@Nullable Object element, int index) {
 		String where = (index < 0) ? "" : " at element " + index;
 		if (element == null) {
 			throw keyProblem("evaluated to null" + where, null);
@@ -230,7 +235,7 @@ public final class LockOperation {
 		return key;
 	}
 
-	private LockKeyException keyProblem(String problem, Throwable cause) {
+	private LockKeyException keyProblem(String problem, @Nullable Throwable cause) {
 		return new LockKeyException("Lock key expression '" + this.keyExpressionString + "' of " + this.description
 				+ " " + problem + "; pass arguments that give a non-blank key, or change the expression", cause);
 	}
@@ -243,16 +248,16 @@ public final class LockOperation {
 	 * @return the fallback's result
 	 * @throws Throwable what the fallback threw, unchanged
 	 */
-	Object invokeFallback(Object target, Object[] args, LockException cause) throws Throwable {
-		return this.fallback.invoke(target, args, cause);
+	Object invokeFallback(@Nullable Object target, @Nullable Object[] args, LockException cause) throws Throwable {
+		return Objects.requireNonNull(this.fallback, "no fallback").invoke(target, args, cause);
 	}
 
 	/**
 	 * The value a skipped call returns.
 	 * @return the value
 	 */
-	Object skipValue() {
-		return this.skipValue.get();
+	@Nullable Object skipValue() {
+		return Objects.requireNonNull(this.skipValue, "no skip value").get();
 	}
 
 	/**

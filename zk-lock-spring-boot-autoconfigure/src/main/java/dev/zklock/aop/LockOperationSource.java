@@ -14,6 +14,8 @@ import java.util.concurrent.Future;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.core.MethodClassKey;
@@ -55,7 +57,7 @@ public class LockOperationSource {
 	 * @param beanFactory resolves {@code @bean} references in key expressions and
 	 * checks they exist; may be {@code null}
 	 */
-	public LockOperationSource(PropertyResolver propertyResolver, BeanFactory beanFactory) {
+	public LockOperationSource(PropertyResolver propertyResolver, @Nullable BeanFactory beanFactory) {
 		this.propertyResolver = propertyResolver;
 		this.keyEvaluator = new LockKeyEvaluator(beanFactory);
 	}
@@ -77,7 +79,7 @@ public class LockOperationSource {
 	 * @return the operation, or {@code null} when the method is not locked
 	 * @throws InvalidLockDeclarationException when the declaration cannot work
 	 */
-	public LockOperation getOperation(Method method, Class<?> targetClass) {
+	public @Nullable LockOperation getOperation(Method method, @Nullable Class<?> targetClass) {
 		MethodClassKey cacheKey = new MethodClassKey(method, targetClass);
 		Object cached = this.operations.get(cacheKey);
 		if (cached == null) {
@@ -89,7 +91,7 @@ public class LockOperationSource {
 		return (cached != NO_OPERATION) ? (LockOperation) cached : null;
 	}
 
-	private LockOperation computeOperation(Method method, Class<?> targetClass) {
+	private @Nullable LockOperation computeOperation(Method method, @Nullable Class<?> targetClass) {
 		Class<?> userClass = ClassUtils.getUserClass((targetClass != null) ? targetClass : method.getDeclaringClass());
 		Method specificMethod = AopUtils.getMostSpecificMethod(method, userClass);
 		if (Modifier.isStatic(specificMethod.getModifiers()) || specificMethod.isBridge()) {
@@ -99,7 +101,7 @@ public class LockOperationSource {
 		return (annotation != null) ? createOperation(specificMethod, userClass, annotation) : null;
 	}
 
-	private DistributedLock findAnnotation(Method method, Method specificMethod, Class<?> userClass) {
+	private @Nullable DistributedLock findAnnotation(Method method, Method specificMethod, Class<?> userClass) {
 		DistributedLock annotation = AnnotatedElementUtils.findMergedAnnotation(specificMethod, DistributedLock.class);
 		if (annotation == null && specificMethod != method) {
 			annotation = AnnotatedElementUtils.findMergedAnnotation(method, DistributedLock.class);
@@ -153,11 +155,6 @@ public class LockOperationSource {
 	private void checkReturnType(Method method, DistributedLock annotation, List<String> problems) {
 		Class<?> returnType = method.getReturnType();
 		if (AsyncReturnType.of(returnType) != null) {
-			if (annotation.mode() != LockMode.MUTEX) {
-				problems.add("it returns " + returnType.getSimpleName() + " with mode = " + annotation.mode()
-						+ ", but asynchronous methods support mode = MUTEX only (their lock belongs to no thread "
-						+ "and is not re-entrant); use MUTEX, or lock a synchronous method");
-			}
 			return;
 		}
 		if (isAsynchronous(returnType)) {
@@ -197,7 +194,7 @@ public class LockOperationSource {
 		}
 	}
 
-	private Duration parseTimeout(String value, List<String> problems) {
+	private @Nullable Duration parseTimeout(String value, List<String> problems) {
 		try {
 			return LockTimeouts.parse(value, this.propertyResolver);
 		}
@@ -207,7 +204,7 @@ public class LockOperationSource {
 		}
 	}
 
-	private Expression parseKey(Method method, Class<?> userClass, String keyExpression, List<String> problems) {
+	private @Nullable Expression parseKey(Method method, Class<?> userClass, String keyExpression, List<String> problems) {
 		if (keyExpression.isEmpty()) {
 			return null;
 		}
@@ -225,7 +222,7 @@ public class LockOperationSource {
 		return expression;
 	}
 
-	private FallbackMethod resolveFallback(Method method, Class<?> userClass, String name, List<String> problems) {
+	private @Nullable FallbackMethod resolveFallback(Method method, Class<?> userClass, String name, List<String> problems) {
 		if (name.isEmpty()) {
 			return null;
 		}
@@ -238,7 +235,7 @@ public class LockOperationSource {
 		}
 	}
 
-	private Supplier<Object> skipValue(Method method, List<String> problems) {
+	private @Nullable Supplier<Object> skipValue(Method method, List<String> problems) {
 		Class<?> returnType = method.getReturnType();
 		if (returnType.isPrimitive() && returnType != void.class) {
 			problems.add("onTimeout = SKIP, but it returns " + returnType.getName()

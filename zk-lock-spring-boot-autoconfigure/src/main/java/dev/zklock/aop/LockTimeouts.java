@@ -2,6 +2,8 @@ package dev.zklock.aop;
 
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.env.PropertyResolver;
 
@@ -21,7 +23,7 @@ final class LockTimeouts {
 	 * @return the timeout, or {@code null} for the configured default
 	 * @throws IllegalArgumentException with a description of the problem
 	 */
-	static Duration parse(String value, PropertyResolver resolver) {
+	static @Nullable Duration parse(String value, PropertyResolver resolver) {
 		String resolved = value.trim();
 		if (resolved.contains("${")) {
 			try {

@@ -4,6 +4,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -39,7 +40,7 @@ final class ReactorLockInvoker {
 	static Object invoke(AsyncLockInvoker invoker, MethodInvocation invocation, LockOperation operation,
 			boolean flux) {
 		Object target = invocation.getThis();
-		Object[] args = invocation.getArguments().clone();
+		@Nullable Object[] args = invocation.getArguments().clone();
 		if (flux) {
 			return Flux.deferContextual((context) -> {
 				LockRequest request = prepare(invoker, operation, args, target, context);
@@ -47,7 +48,7 @@ final class ReactorLockInvoker {
 						(resource) -> Flux.from(body(invoker, invocation, operation, request, resource, true)),
 						(resource) -> complete(invoker, operation, resource), (resource, ex) -> release(resource),
 						ReactorLockInvoker::release)
-					.onErrorMap(ReactorLockInvoker::isWrappedLoss, Throwable::getCause);
+					.onErrorMap(ReactorLockInvoker::isWrappedLoss, ReactorLockInvoker::unwrapLoss);
 			});
 		}
 		return Mono.deferContextual((context) -> {
@@ -56,7 +57,7 @@ final class ReactorLockInvoker {
 					(resource) -> Mono.from(body(invoker, invocation, operation, request, resource, false)),
 					(resource) -> complete(invoker, operation, resource), (resource, ex) -> release(resource),
 					ReactorLockInvoker::release)
-				.onErrorMap(ReactorLockInvoker::isWrappedLoss, Throwable::getCause);
+				.onErrorMap(ReactorLockInvoker::isWrappedLoss, ReactorLockInvoker::unwrapLoss);
 		});
 	}
 
@@ -66,8 +67,13 @@ final class ReactorLockInvoker {
 		return ex.getClass() == RuntimeException.class && ex.getCause() instanceof LockLostException;
 	}
 
-	private static LockRequest prepare(AsyncLockInvoker invoker, LockOperation operation, Object[] args,
-			Object target, ContextView context) {
+	private static Throwable unwrapLoss(Throwable wrapped) {
+		Throwable cause = wrapped.getCause();
+		return (cause != null) ? cause : wrapped;
+	}
+
+	private static LockRequest prepare(AsyncLockInvoker invoker, LockOperation operation, @Nullable Object[] args,
+			@Nullable Object target, ContextView context) {
 		LockRequest request = operation.createRequest(args, target);
 		LockContext outer = context.getOrDefault(LockContext.class, null);
 		invoker.checkNotNested(operation, request, (outer != null) ? outer : LockContext.find().orElse(null));
@@ -112,7 +118,7 @@ final class ReactorLockInvoker {
 	private static Publisher<?> body(AsyncLockInvoker invoker, MethodInvocation invocation, LockOperation operation,
 			LockRequest request, Object resource, boolean flux) {
 		Object target = invocation.getThis();
-		Object[] args = invocation.getArguments();
+		@Nullable Object[] args = invocation.getArguments();
 		Object returned;
 		try {
 			if (resource instanceof LockException cause) {

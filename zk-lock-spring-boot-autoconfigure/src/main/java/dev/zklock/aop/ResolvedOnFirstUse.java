@@ -2,6 +2,8 @@ package dev.zklock.aop;
 
 import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A {@link Supplier} that resolves its value on first use and then keeps it,
  * without taking a lock: reactive callers on non-blocking threads must never park.
@@ -14,7 +16,7 @@ public final class ResolvedOnFirstUse<T> implements Supplier<T> {
 
 	private final Supplier<T> source;
 
-	private volatile T value;
+	private volatile @Nullable T value;
 
 	/**
 	 * Create a new instance.

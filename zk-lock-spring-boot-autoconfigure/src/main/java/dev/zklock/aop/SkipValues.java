@@ -16,6 +16,8 @@ import java.util.SortedSet;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.core.CollectionFactory;
 
 /**
@@ -53,7 +55,7 @@ final class SkipValues {
 		return NULL;
 	}
 
-	private static Object sharedEmptyValue(Class<?> type) {
+	private static @Nullable Object sharedEmptyValue(Class<?> type) {
 		if (type == Optional.class) {
 			return Optional.empty();
 		}

@@ -1,6 +1,7 @@
 package dev.zklock.autoconfigure;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Objects;
 
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.state.ConnectionStateErrorPolicy;
@@ -32,7 +33,9 @@ final class CuratorFrameworkBuilderFactory {
 		}
 		ZkLockProperties.Auth auth = properties.getAuth();
 		if (StringUtils.hasText(auth.getScheme())) {
-			builder.authorization(auth.getScheme(), auth.getCredentials().getBytes(StandardCharsets.UTF_8))
+			// the validator has checked that credentials go with a scheme
+			byte[] credentials = Objects.requireNonNull(auth.getCredentials()).getBytes(StandardCharsets.UTF_8);
+			builder.authorization(auth.getScheme(), credentials)
 				.aclProvider(new CreatorAllAclProvider());
 		}
 		if (properties.getTls().isEnabled()) {

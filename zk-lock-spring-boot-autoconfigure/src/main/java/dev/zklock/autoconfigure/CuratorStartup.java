@@ -9,8 +9,11 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.zookeeper.client.ZKClientConfig;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import org.springframework.util.StringUtils;
 
 /**
  * Starts the auto-configured client and waits up to {@code zk-lock.startup.wait} for
@@ -38,7 +41,7 @@ final class CuratorStartup {
 
 	private final ZkLockProperties properties;
 
-	private final ZKClientConfig clientConfig;
+	private final @Nullable ZKClientConfig clientConfig;
 
 	/**
 	 * Create a startup for one client.
@@ -47,7 +50,7 @@ final class CuratorStartup {
 	 * @param clientConfig the client's ZooKeeper configuration, or {@code null} for
 	 * ZooKeeper's default one
 	 */
-	CuratorStartup(String connectString, ZkLockProperties properties, ZKClientConfig clientConfig) {
+	CuratorStartup(String connectString, ZkLockProperties properties, @Nullable ZKClientConfig clientConfig) {
 		this.connectString = connectString;
 		this.properties = properties;
 		this.clientConfig = clientConfig;
@@ -76,7 +79,9 @@ final class CuratorStartup {
 		if (this.properties.getStartup().isFailFast()) {
 			client.close();
 			throw (tlsProblem != null) ? tlsProblem : new ZooKeeperNotConnectedException(this.connectString, wait,
-					this.properties.getTls().isEnabled(), this.properties.getAuth().getScheme());
+					this.properties.getTls().isEnabled()
+							|| StringUtils.hasText(this.properties.getSsl().getBundle()),
+					this.properties.getAuth().getScheme());
 		}
 		if (tlsProblem != null) {
 			logger.error("zk-lock: cannot connect to ZooKeeper at {}: {}. {} Starting anyway because "
@@ -100,7 +105,7 @@ final class CuratorStartup {
 		}
 	}
 
-	private ZooKeeperTlsException probeTls(Duration timeout) {
+	private @Nullable ZooKeeperTlsException probeTls(Duration timeout) {
 		try {
 			return new ZooKeeperTlsProbe(this.connectString, this.clientConfig).probe(timeout);
 		}

@@ -33,6 +33,7 @@ import dev.zklock.aop.LockOperationSource;
 import dev.zklock.aop.ResolvedOnFirstUse;
 import dev.zklock.core.AsyncLockManager;
 import dev.zklock.core.CuratorLockManager;
+import dev.zklock.core.InstrumentedLockManager;
 import dev.zklock.core.LockLossListener;
 import dev.zklock.core.LockManager;
 import dev.zklock.core.LockOwnerData;
@@ -61,23 +62,30 @@ public final class DistributedLockAutoConfiguration {
 	@ConditionalOnMissingBean
 	LockManager zkLockManager(@Qualifier(ZkLockClient.QUALIFIER) CuratorFramework client, ZkLockProperties properties,
 			Environment environment, ObjectProvider<LockOwnerData> ownerData,
-			ObjectProvider<LockLossListener> lossListeners, ApplicationEventPublisher eventPublisher) {
+			ObjectProvider<LockLossListener> lossListeners, ObjectProvider<AsyncLockManager> asyncLockManager,
+			ApplicationEventPublisher eventPublisher) {
 		CuratorLockManager manager = new CuratorLockManager(client, properties.getBasePath(),
 				properties.getDefaultTimeout());
 		manager.setInterruptOnLoss(properties.isInterruptOnLoss());
 		manager.setOwnerData(properties.isOwnerData()
 				? ownerData.getIfAvailable(() -> LockOwnerData.json(environment.getProperty("spring.application.name")))
 				: LockOwnerData.none());
-		manager.addLockLossListener(new LockLostEventPublisher(manager, eventPublisher));
+		manager.addLockLossListener(
+				new LockLostEventPublisher(manager, asyncLockManager::getIfAvailable, eventPublisher));
 		lossListeners.orderedStream().forEach(manager::addLockLossListener);
 		return manager;
 	}
 
+	// The asynchronous view of the one engine; a lock manager of the user's own gets an engine of its own here
 	@Bean
 	@ConditionalOnMissingBean
-	AsyncLockManager zkAsyncLockManager(@Qualifier(ZkLockClient.QUALIFIER) CuratorFramework client,
-			ZkLockProperties properties, Environment environment, ObjectProvider<LockOwnerData> ownerData,
+	AsyncLockManager zkAsyncLockManager(LockManager lockManager,
+			@Qualifier(ZkLockClient.QUALIFIER) CuratorFramework client, ZkLockProperties properties,
+			Environment environment, ObjectProvider<LockOwnerData> ownerData,
 			ObjectProvider<LockLossListener> lossListeners, ApplicationEventPublisher eventPublisher) {
+		if (InstrumentedLockManager.unwrap(lockManager) instanceof CuratorLockManager curator) {
+			return curator.async(null);
+		}
 		AsyncLockManager manager = new AsyncLockManager(client, properties.getBasePath(),
 				properties.getDefaultTimeout());
 		manager.setOwnerData(properties.isOwnerData()
@@ -110,7 +118,7 @@ public final class DistributedLockAutoConfiguration {
 		// Created early by the auto-proxy creator: read the action without binding ZkLockProperties
 		LostLockAction lostLockAction = Binder.get(environment)
 			.bind(LOST_LOCK_ACTION_PROPERTY, LostLockAction.class)
-			.orElse(LostLockAction.THROW);
+			.orElseGet(() -> LostLockAction.THROW);
 		DistributedLockInterceptor interceptor = new DistributedLockInterceptor(distributedLockOperationSource,
 				new ResolvedOnFirstUse<>(lockManager::getObject),
 				new ResolvedOnFirstUse<>(() -> listeners.orderedStream().toList()), lostLockAction);
@@ -126,7 +134,7 @@ public final class DistributedLockAutoConfiguration {
 		// Created early by the auto-proxy creator: read the order without binding ZkLockProperties
 		int order = Binder.get(environment)
 			.bind(ASPECT_ORDER_PROPERTY, Integer.class)
-			.orElse(ZkLockProperties.DEFAULT_ASPECT_ORDER);
+			.orElseGet(() -> ZkLockProperties.DEFAULT_ASPECT_ORDER);
 		return new DistributedLockAdvisor(distributedLockOperationSource, distributedLockInterceptor, order);
 	}
 

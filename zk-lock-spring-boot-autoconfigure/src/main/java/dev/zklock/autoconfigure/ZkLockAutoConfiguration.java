@@ -9,7 +9,9 @@ import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 
@@ -26,12 +28,14 @@ import org.springframework.core.env.Environment;
  * <p>
  * Runs after Spring Cloud Zookeeper's auto-configurations, named so that Spring Cloud
  * need not be on the class path; the choice itself is made once every bean is
- * registered, whatever the order.
+ * registered, whatever the order. With {@code zk-lock.ssl.bundle} set, a dedicated
+ * client connects over TLS with that SSL bundle.
  */
 @AutoConfiguration(afterName = { "org.springframework.cloud.zookeeper.ZookeeperAutoConfiguration",
 		"org.springframework.cloud.zookeeper.discovery.ZookeeperDiscoveryAutoConfiguration",
 		"org.springframework.cloud.zookeeper.serviceregistry.ZookeeperAutoServiceRegistrationAutoConfiguration",
-		"org.springframework.cloud.zookeeper.config.ZookeeperConfigAutoConfiguration" })
+		"org.springframework.cloud.zookeeper.config.ZookeeperConfigAutoConfiguration",
+		"org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration" })
 @ConditionalOnClass(CuratorFramework.class)
 @EnableConfigurationProperties(ZkLockProperties.class)
 public final class ZkLockAutoConfiguration {
@@ -40,6 +44,14 @@ public final class ZkLockAutoConfiguration {
 	@ConditionalOnMissingBean(ZooKeeperConnectionDetails.class)
 	PropertiesZooKeeperConnectionDetails zooKeeperConnectionDetails(ZkLockProperties properties) {
 		return new PropertiesZooKeeperConnectionDetails(properties);
+	}
+
+	@Bean(destroyMethod = "close")
+	@ConditionalOnProperty(SslBundleZooKeeperClientCustomizer.PROPERTY)
+	@ConditionalOnMissingBean
+	SslBundleZooKeeperClientCustomizer zkLockSslBundleCustomizer(ZkLockProperties properties,
+			ObjectProvider<SslBundles> sslBundles) {
+		return SslBundleZooKeeperClientCustomizer.create(properties.getSsl().getBundle(), sslBundles.getIfAvailable());
 	}
 
 	@Bean(destroyMethod = "close")

@@ -2,6 +2,7 @@ package dev.zklock.autoconfigure;
 
 import io.micrometer.observation.ObservationRegistry;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -10,12 +11,14 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 
 import dev.zklock.core.LockManager;
+import dev.zklock.metrics.LockObservationConvention;
 import dev.zklock.metrics.LockObservations;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
  * Auto-configuration} for the Micrometer observation of each lock use, from the
- * wait to the release, which a tracing bridge turns into a span.
+ * wait to the release, which a tracing bridge turns into a span. A
+ * {@link LockObservationConvention} bean, if any, names it and its key values.
  */
 @AutoConfiguration(after = DistributedLockAutoConfiguration.class,
 		afterName = "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration")
@@ -26,8 +29,9 @@ public final class ZkLockObservationAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	LockObservations zkLockObservations(ObservationRegistry observationRegistry) {
-		return new LockObservations(observationRegistry);
+	LockObservations zkLockObservations(ObservationRegistry observationRegistry,
+			ObjectProvider<LockObservationConvention> convention) {
+		return new LockObservations(observationRegistry, convention.getIfAvailable());
 	}
 
 }

@@ -2,6 +2,8 @@ package dev.zklock.autoconfigure;
 
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.core.Ordered;
@@ -39,7 +41,7 @@ public class ZkLockProperties implements InitializingBean {
 	/**
 	 * Namespace (chroot) that every path the client uses is relative to.
 	 */
-	private String namespace;
+	private @Nullable String namespace;
 
 	/**
 	 * Session timeout asked of the server, which clamps it to 2 to 20 times its
@@ -71,7 +73,7 @@ public class ZkLockProperties implements InitializingBean {
 	 * counted in the 'zk.lock.hold.warnings' metric. When not set, long holds are not
 	 * reported.
 	 */
-	private Duration holdWarning;
+	private @Nullable Duration holdWarning;
 
 	/**
 	 * Order of the lock advisor. The default runs it before the transaction
@@ -116,6 +118,8 @@ public class ZkLockProperties implements InitializingBean {
 
 	private final Tls tls = new Tls();
 
+	private final Ssl ssl = new Ssl();
+
 	private final Embedded embedded = new Embedded();
 
 	public String getConnectString() {
@@ -134,11 +138,11 @@ public class ZkLockProperties implements InitializingBean {
 		this.clientMode = clientMode;
 	}
 
-	public String getNamespace() {
+	public @Nullable String getNamespace() {
 		return this.namespace;
 	}
 
-	public void setNamespace(String namespace) {
+	public void setNamespace(@Nullable String namespace) {
 		this.namespace = namespace;
 	}
 
@@ -174,11 +178,11 @@ public class ZkLockProperties implements InitializingBean {
 		this.defaultTimeout = defaultTimeout;
 	}
 
-	public Duration getHoldWarning() {
+	public @Nullable Duration getHoldWarning() {
 		return this.holdWarning;
 	}
 
-	public void setHoldWarning(Duration holdWarning) {
+	public void setHoldWarning(@Nullable Duration holdWarning) {
 		this.holdWarning = holdWarning;
 	}
 
@@ -236,6 +240,10 @@ public class ZkLockProperties implements InitializingBean {
 
 	public Tls getTls() {
 		return this.tls;
+	}
+
+	public Ssl getSsl() {
+		return this.ssl;
 	}
 
 	public Embedded getEmbedded() {
@@ -378,26 +386,26 @@ public class ZkLockProperties implements InitializingBean {
 		/**
 		 * Authentication scheme, such as "digest".
 		 */
-		private String scheme;
+		private @Nullable String scheme;
 
 		/**
 		 * Credentials for the scheme, such as "user:password" for digest. Never logged.
 		 */
-		private String credentials;
+		private @Nullable String credentials;
 
-		public String getScheme() {
+		public @Nullable String getScheme() {
 			return this.scheme;
 		}
 
-		public void setScheme(String scheme) {
+		public void setScheme(@Nullable String scheme) {
 			this.scheme = scheme;
 		}
 
-		public String getCredentials() {
+		public @Nullable String getCredentials() {
 			return this.credentials;
 		}
 
-		public void setCredentials(String credentials) {
+		public void setCredentials(@Nullable String credentials) {
 			this.credentials = credentials;
 		}
 
@@ -416,34 +424,34 @@ public class ZkLockProperties implements InitializingBean {
 		/**
 		 * Path of the key store file holding the client certificate.
 		 */
-		private String keyStore;
+		private @Nullable String keyStore;
 
 		/**
 		 * Password of the key store.
 		 */
-		private String keyStorePassword;
+		private @Nullable String keyStorePassword;
 
 		/**
 		 * Type of the key store, such as PKCS12 or JKS. Detected from the file name
 		 * when not set.
 		 */
-		private String keyStoreType;
+		private @Nullable String keyStoreType;
 
 		/**
 		 * Path of the trust store file that verifies the server certificate.
 		 */
-		private String trustStore;
+		private @Nullable String trustStore;
 
 		/**
 		 * Password of the trust store.
 		 */
-		private String trustStorePassword;
+		private @Nullable String trustStorePassword;
 
 		/**
 		 * Type of the trust store, such as PKCS12 or JKS. Detected from the file
 		 * name when not set.
 		 */
-		private String trustStoreType;
+		private @Nullable String trustStoreType;
 
 		public boolean isEnabled() {
 			return this.enabled;
@@ -453,52 +461,74 @@ public class ZkLockProperties implements InitializingBean {
 			this.enabled = enabled;
 		}
 
-		public String getKeyStore() {
+		public @Nullable String getKeyStore() {
 			return this.keyStore;
 		}
 
-		public void setKeyStore(String keyStore) {
+		public void setKeyStore(@Nullable String keyStore) {
 			this.keyStore = keyStore;
 		}
 
-		public String getKeyStorePassword() {
+		public @Nullable String getKeyStorePassword() {
 			return this.keyStorePassword;
 		}
 
-		public void setKeyStorePassword(String keyStorePassword) {
+		public void setKeyStorePassword(@Nullable String keyStorePassword) {
 			this.keyStorePassword = keyStorePassword;
 		}
 
-		public String getKeyStoreType() {
+		public @Nullable String getKeyStoreType() {
 			return this.keyStoreType;
 		}
 
-		public void setKeyStoreType(String keyStoreType) {
+		public void setKeyStoreType(@Nullable String keyStoreType) {
 			this.keyStoreType = keyStoreType;
 		}
 
-		public String getTrustStore() {
+		public @Nullable String getTrustStore() {
 			return this.trustStore;
 		}
 
-		public void setTrustStore(String trustStore) {
+		public void setTrustStore(@Nullable String trustStore) {
 			this.trustStore = trustStore;
 		}
 
-		public String getTrustStorePassword() {
+		public @Nullable String getTrustStorePassword() {
 			return this.trustStorePassword;
 		}
 
-		public void setTrustStorePassword(String trustStorePassword) {
+		public void setTrustStorePassword(@Nullable String trustStorePassword) {
 			this.trustStorePassword = trustStorePassword;
 		}
 
-		public String getTrustStoreType() {
+		public @Nullable String getTrustStoreType() {
 			return this.trustStoreType;
 		}
 
-		public void setTrustStoreType(String trustStoreType) {
+		public void setTrustStoreType(@Nullable String trustStoreType) {
 			this.trustStoreType = trustStoreType;
+		}
+
+	}
+
+	/**
+	 * TLS for the client connection through a Spring Boot SSL bundle.
+	 */
+	public static class Ssl {
+
+		/**
+		 * Name of the SSL bundle (spring.ssl.bundle.jks.* or spring.ssl.bundle.pem.*)
+		 * whose key and trust material the client connects with over TLS. Setting it
+		 * turns TLS on; the zk-lock.tls.* store properties are then not used.
+		 */
+		private @Nullable String bundle;
+
+		public @Nullable String getBundle() {
+			return this.bundle;
+		}
+
+		public void setBundle(@Nullable String bundle) {
+			this.bundle = bundle;
 		}
 
 	}
@@ -523,7 +553,7 @@ public class ZkLockProperties implements InitializingBean {
 		 * Data directory of the embedded server. By default a temporary directory
 		 * that is removed on shutdown.
 		 */
-		private String dataDir;
+		private @Nullable String dataDir;
 
 		public boolean isEnabled() {
 			return this.enabled;
@@ -541,11 +571,11 @@ public class ZkLockProperties implements InitializingBean {
 			this.port = port;
 		}
 
-		public String getDataDir() {
+		public @Nullable String getDataDir() {
 			return this.dataDir;
 		}
 
-		public void setDataDir(String dataDir) {
+		public void setDataDir(@Nullable String dataDir) {
 			this.dataDir = dataDir;
 		}
 

@@ -5,6 +5,8 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.util.StringUtils;
 
 /**
@@ -36,7 +38,10 @@ final class ZkLockPropertiesValidator {
 		}
 		validateBasePath(properties.getBasePath(), StringUtils.hasText(properties.getNamespace()));
 		validateAuth(properties.getAuth());
-		validateTls(properties.getTls());
+		validateSslBundle(properties.getSsl(), properties.getTls());
+		if (!StringUtils.hasText(properties.getSsl().getBundle())) {
+			validateTls(properties.getTls());
+		}
 		validateEmbedded(properties.getEmbedded());
 	}
 
@@ -58,7 +63,7 @@ final class ZkLockPropertiesValidator {
 		}
 	}
 
-	private static String checkHostAndPort(String entry) {
+	private static @Nullable String checkHostAndPort(String entry) {
 		if (entry.isEmpty()) {
 			return "it contains an empty host entry";
 		}
@@ -98,7 +103,7 @@ final class ZkLockPropertiesValidator {
 		return value >= 1 && value <= 65535;
 	}
 
-	private static void validateNamespace(String namespace) {
+	private static void validateNamespace(@Nullable String namespace) {
 		if (!StringUtils.hasText(namespace)) {
 			return;
 		}
@@ -142,7 +147,7 @@ final class ZkLockPropertiesValidator {
 		}
 	}
 
-	private static String checkSegments(String[] segments) {
+	private static @Nullable String checkSegments(String[] segments) {
 		for (String segment : segments) {
 			if (segment.isEmpty()) {
 				return "it contains an empty segment ('//')";
@@ -203,10 +208,21 @@ final class ZkLockPropertiesValidator {
 					"'zk-lock.auth.credentials' is set but no scheme is",
 					"Set 'zk-lock.auth.scheme' (such as 'digest'), or remove 'zk-lock.auth.credentials'.");
 		}
-		if (hasScheme && "digest".equals(auth.getScheme()) && auth.getCredentials().indexOf(':') <= 0) {
+		String credentials = auth.getCredentials();
+		if (hasScheme && "digest".equals(auth.getScheme()) && credentials != null && credentials.indexOf(':') <= 0) {
 			throw new InvalidZkLockPropertyException(PREFIX + "auth.credentials", InvalidZkLockPropertyException.HIDDEN,
 					"the digest scheme expects credentials of the form user:password",
 					"Set 'zk-lock.auth.credentials' to user:password.");
+		}
+	}
+
+	private static void validateSslBundle(ZkLockProperties.Ssl ssl, ZkLockProperties.Tls tls) {
+		if (StringUtils.hasText(ssl.getBundle())
+				&& (StringUtils.hasText(tls.getKeyStore()) || StringUtils.hasText(tls.getTrustStore()))) {
+			throw new InvalidZkLockPropertyException(PREFIX + "ssl.bundle", ssl.getBundle(),
+					"both an SSL bundle and the 'zk-lock.tls.*' stores are set, and only one can be used",
+					"Keep 'zk-lock.ssl.bundle' and remove 'zk-lock.tls.key-store' and 'zk-lock.tls.trust-store', "
+							+ "or remove 'zk-lock.ssl.bundle'.");
 		}
 	}
 

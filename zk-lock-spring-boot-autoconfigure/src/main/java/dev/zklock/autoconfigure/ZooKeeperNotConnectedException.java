@@ -2,6 +2,8 @@ package dev.zklock.autoconfigure;
 
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Thrown at startup when the client did not connect to ZooKeeper within
  * {@code zk-lock.startup.wait} and {@code zk-lock.startup.fail-fast} is true.
@@ -14,7 +16,7 @@ public class ZooKeeperNotConnectedException extends IllegalStateException {
 
 	private final boolean tlsEnabled;
 
-	private final String authScheme;
+	private final @Nullable String authScheme;
 
 	/**
 	 * Create a new exception.
@@ -24,7 +26,7 @@ public class ZooKeeperNotConnectedException extends IllegalStateException {
 	 * @param authScheme the authentication scheme, or {@code null}
 	 */
 	public ZooKeeperNotConnectedException(String connectString, Duration wait, boolean tlsEnabled,
-			String authScheme) {
+			@Nullable String authScheme) {
 		super("Could not connect to ZooKeeper at '%s' within %s (zk-lock.startup.wait)".formatted(connectString,
 				ZkLockPropertiesValidator.format(wait)));
 		this.connectString = connectString;
@@ -61,7 +63,7 @@ public class ZooKeeperNotConnectedException extends IllegalStateException {
 	 * Return the authentication scheme the client used.
 	 * @return the scheme, or {@code null} when none was configured
 	 */
-	public String getAuthScheme() {
+	public @Nullable String getAuthScheme() {
 		return this.authScheme;
 	}
 

@@ -2,6 +2,7 @@ package dev.zklock.autoconfigure;
 
 import org.apache.zookeeper.ClientCnxnSocketNetty;
 import org.apache.zookeeper.client.ZKClientConfig;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.StringUtils;
 
@@ -38,7 +39,7 @@ final class ZooKeeperTlsClientConfig {
 		return config;
 	}
 
-	private static void setIfText(ZKClientConfig config, String key, String value) {
+	private static void setIfText(ZKClientConfig config, String key, @Nullable String value) {
 		if (StringUtils.hasText(value)) {
 			config.setProperty(key, value);
 		}

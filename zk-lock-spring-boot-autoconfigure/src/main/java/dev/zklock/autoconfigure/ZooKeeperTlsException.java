@@ -1,5 +1,7 @@
 package dev.zklock.autoconfigure;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Thrown at startup when TLS keeps the client from connecting to ZooKeeper: the TLS
  * handshake with the server failed, a key or trust store could not be loaded, or the
@@ -26,7 +28,7 @@ public class ZooKeeperTlsException extends IllegalStateException {
 	 * @param cause the TLS failure, or {@code null}
 	 */
 	public ZooKeeperTlsException(String connectString, String property, String reason, String action,
-			Throwable cause) {
+			@Nullable Throwable cause) {
 		super("Could not connect to ZooKeeper at '%s': %s. %s".formatted(connectString, reason, action), cause);
 		this.connectString = connectString;
 		this.property = property;

@@ -26,6 +26,7 @@ import org.apache.zookeeper.client.ZKClientConfig;
 import org.apache.zookeeper.common.ClientX509Util;
 import org.apache.zookeeper.common.SSLContextAndOptions;
 import org.apache.zookeeper.common.X509Exception;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,7 +62,7 @@ final class ZooKeeperTlsProbe {
 	 * @param clientConfig the client's configuration, or {@code null} for ZooKeeper's
 	 * default one (from system properties)
 	 */
-	ZooKeeperTlsProbe(String connectString, ZKClientConfig clientConfig) {
+	ZooKeeperTlsProbe(String connectString, @Nullable ZKClientConfig clientConfig) {
 		this.connectString = connectString;
 		this.clientConfig = (clientConfig != null) ? clientConfig : new ZKClientConfig();
 	}
@@ -72,14 +73,15 @@ final class ZooKeeperTlsProbe {
 	 * @return the TLS problem found, or {@code null} when TLS is not the cause or the
 	 * servers could not be reached
 	 */
-	ZooKeeperTlsException probe(Duration timeout) {
+	@Nullable ZooKeeperTlsException probe(Duration timeout) {
 		long deadline = System.nanoTime() + timeout.toNanos();
 		List<InetSocketAddress> servers = new ConnectStringParser(this.connectString).getServerAddresses();
 		boolean secure = this.clientConfig.getBoolean(ZKClientConfig.SECURE_CLIENT);
-		return secure ? probeTls(servers, deadline) : probePlain(servers, deadline);
+		ZooKeeperTlsException problem = secure ? probeTls(servers, deadline) : probePlain(servers, deadline);
+		return SslBundleTlsProblems.forClient(problem, this.clientConfig);
 	}
 
-	private ZooKeeperTlsException probeTls(List<InetSocketAddress> servers, long deadline) {
+	private @Nullable ZooKeeperTlsException probeTls(List<InetSocketAddress> servers, long deadline) {
 		try (ClientX509Util x509 = new ClientX509Util()) {
 			boolean verifyHostname = x509.isServerHostnameVerificationEnabled(this.clientConfig);
 			SSLContextAndOptions context;
@@ -128,7 +130,7 @@ final class ZooKeeperTlsProbe {
 		}
 	}
 
-	private ZooKeeperTlsException probePlain(List<InetSocketAddress> servers, long deadline) {
+	private @Nullable ZooKeeperTlsException probePlain(List<InetSocketAddress> servers, long deadline) {
 		ZooKeeperTlsException problem = null;
 		for (InetSocketAddress server : servers) {
 			String address = server.getHostString() + ":" + server.getPort();

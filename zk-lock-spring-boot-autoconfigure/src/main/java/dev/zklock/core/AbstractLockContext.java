@@ -7,19 +7,18 @@ import dev.zklock.LockContext;
 import dev.zklock.LockLostException;
 
 /**
- * The {@link LockContext} of a lock handle over the keys one acquisition holds:
- * fencing tokens, node paths and whether the keys are still held. A handle supplies
- * its holds and marks itself released.
- *
- * @param <H> the type of the holds
+ * The {@link LockContext} of a lock handle, blocking or asynchronous, over the
+ * {@link Hold}s of the keys one acquisition holds: fencing tokens, node paths and
+ * whether the keys are still held. A handle supplies its holds and marks itself
+ * released.
  */
-abstract class AbstractLockContext<H extends HeldKey> implements LockContext {
+abstract class AbstractLockContext implements LockContext {
 
 	private final String name;
 
 	private final List<String> keys;
 
-	private final List<H> holds;
+	private final List<Hold> holds;
 
 	private final boolean acquired;
 
@@ -35,7 +34,7 @@ abstract class AbstractLockContext<H extends HeldKey> implements LockContext {
 	 * @param acquired whether the lock was acquired
 	 * @param releasedAdvice what {@link #assertHeld()} advises once released
 	 */
-	AbstractLockContext(String name, List<String> keys, List<H> holds, boolean acquired, String releasedAdvice) {
+	AbstractLockContext(String name, List<String> keys, List<Hold> holds, boolean acquired, String releasedAdvice) {
 		this.name = name;
 		this.keys = keys;
 		this.holds = holds;
@@ -69,7 +68,7 @@ abstract class AbstractLockContext<H extends HeldKey> implements LockContext {
 	public long fencingToken() {
 		checkOpen();
 		long token = 0;
-		for (H hold : this.holds) {
+		for (Hold hold : this.holds) {
 			token = Math.max(token, hold.fencingToken());
 		}
 		return token;
@@ -100,7 +99,7 @@ abstract class AbstractLockContext<H extends HeldKey> implements LockContext {
 		if (!isAcquired()) {
 			return false;
 		}
-		for (H hold : this.holds) {
+		for (Hold hold : this.holds) {
 			if (hold.state() != LockState.HELD) {
 				return false;
 			}
@@ -118,7 +117,7 @@ abstract class AbstractLockContext<H extends HeldKey> implements LockContext {
 			throw new LockLostException("Lock '" + this.name + "' " + describeKeys() + " was released already; "
 					+ this.releasedAdvice, this.name, null);
 		}
-		for (H hold : this.holds) {
+		for (Hold hold : this.holds) {
 			LockState state = hold.state();
 			if (state != LockState.HELD) {
 				throw new LockLostException(describeLoss(hold, state), this.name, hold.key());
@@ -129,7 +128,7 @@ abstract class AbstractLockContext<H extends HeldKey> implements LockContext {
 	/**
 	 * The keys held, in the order they were locked.
 	 */
-	final List<H> holds() {
+	final List<Hold> holds() {
 		return this.holds;
 	}
 
@@ -145,9 +144,9 @@ abstract class AbstractLockContext<H extends HeldKey> implements LockContext {
 		return true;
 	}
 
-	private H hold(String key) {
+	private Hold hold(String key) {
 		checkOpen();
-		for (H hold : this.holds) {
+		for (Hold hold : this.holds) {
 			if (Objects.equals(hold.key(), key)) {
 				return hold;
 			}
@@ -156,7 +155,7 @@ abstract class AbstractLockContext<H extends HeldKey> implements LockContext {
 				+ "'; it covers " + describeKeys());
 	}
 
-	private String describeLoss(H hold, LockState state) {
+	private String describeLoss(Hold hold, LockState state) {
 		String lock = "Lock '" + this.name + "' key '" + KeyEncoder.abbreviate(hold.key()) + "' ("
 				+ hold.describeMode() + ", fencing token " + hold.fencingToken() + ")";
 		if (state == LockState.IN_DOUBT) {

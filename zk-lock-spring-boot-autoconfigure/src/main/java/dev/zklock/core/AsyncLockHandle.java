@@ -9,26 +9,29 @@ import dev.zklock.LockException;
 import dev.zklock.annotation.LockMode;
 
 /**
- * A lock taken by {@link AsyncLockManager}: it belongs to no thread, so any thread
- * may {@link #release()} it, and it is not re-entrant. It is a {@link LockContext}
- * for the asynchronous work it guards.
+ * A lock taken by {@link AsyncLockManager}, in any mode: it belongs to no thread,
+ * so any thread may {@link #release()} it, and it is not re-entrant. It is a
+ * {@link LockContext} for the asynchronous work it guards.
  */
-public final class AsyncLockHandle extends AbstractLockContext<AsyncHold> {
+public final class AsyncLockHandle extends AbstractLockContext {
 
 	private final AsyncLockManager manager;
 
+	private final LockMode mode;
+
 	private final Instrumentations.Acquisition instrumentation;
 
-	AsyncLockHandle(AsyncLockManager manager, String name, List<String> keys, List<AsyncHold> holds,
+	AsyncLockHandle(AsyncLockManager manager, String name, List<String> keys, LockMode mode, List<Hold> holds,
 			boolean acquired, Instrumentations.Acquisition instrumentation) {
 		super(name, keys, holds, acquired, "do the guarded work before the returned work completes");
 		this.manager = manager;
+		this.mode = mode;
 		this.instrumentation = instrumentation;
 	}
 
 	@Override
 	public LockMode mode() {
-		return LockMode.MUTEX;
+		return this.mode;
 	}
 
 	/**
@@ -41,7 +44,7 @@ public final class AsyncLockHandle extends AbstractLockContext<AsyncHold> {
 		if (!isAcquired() || !name().equals(lockName)) {
 			return false;
 		}
-		for (AsyncHold hold : holds()) {
+		for (Hold hold : holds()) {
 			if (Objects.equals(hold.key(), key)) {
 				return true;
 			}

@@ -141,7 +141,7 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 			if (this.registry.transition(entry, HELD, LockState.IN_DOUBT) != null) {
 				logger.warn("ZooKeeper connection suspended: lock '{}' key '{}' held by thread '{}' is in doubt until "
 						+ "the client reconnects with the same session", entry.name(),
-						KeyEncoder.abbreviate(entry.key()), entry.thread().getName());
+						KeyEncoder.abbreviate(entry.key()), entry.threadName());
 			}
 		}
 	}
@@ -184,7 +184,7 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 			}
 			else if (this.registry.transition(entry, IN_DOUBT, LockState.HELD) != null) {
 				logger.info("ZooKeeper reconnected with the same session: lock '{}' key '{}' is held again by "
-						+ "thread '{}'", entry.name(), KeyEncoder.abbreviate(entry.key()), entry.thread().getName());
+						+ "thread '{}'", entry.name(), KeyEncoder.abbreviate(entry.key()), entry.threadName());
 			}
 		}
 		confirmReleases(session);
@@ -215,9 +215,8 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 		if (!this.registry.lose(entry, reason, this.interruptOnLoss)) {
 			return;
 		}
-		logger.error("Lock '{}' key '{}' held by thread '{}' was lost ({}): another process may hold it now; "
-				+ "its fencing token was {}", entry.name(), KeyEncoder.abbreviate(entry.key()),
-				entry.thread().getName(), reason, entry.fencingToken());
+		logger.error("{} was lost ({}): another process may hold it now; its fencing token was {}", describe(entry),
+				reason, entry.fencingToken());
 		LockInfo info = entry.toInfo();
 		for (LockLossListener listener : this.listeners) {
 			try {
@@ -227,6 +226,12 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 				logger.warn("Lock loss listener {} failed for lock '{}'", listener, entry.name(), ex);
 			}
 		}
+	}
+
+	private static String describe(LockRegistry.Entry entry) {
+		String lock = "'" + entry.name() + "' key '" + KeyEncoder.abbreviate(entry.key()) + "'";
+		return (entry.thread() != null) ? "Lock " + lock + " held by thread '" + entry.threadName() + "'"
+				: "Asynchronous lock " + lock;
 	}
 
 	private boolean suspensionIsError() {

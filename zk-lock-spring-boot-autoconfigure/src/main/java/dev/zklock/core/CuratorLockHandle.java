@@ -8,24 +8,27 @@ import dev.zklock.LockHandle;
 import dev.zklock.annotation.LockMode;
 
 /**
- * A {@link LockHandle} over the slots one acquisition entered, released in reverse
- * order by the thread that acquired them. While open it is the thread's
- * {@link dev.zklock.LockContext}; its state comes from the registry entries of
- * its holds.
+ * A {@link LockHandle} over the slots one blocking acquisition entered, released
+ * in reverse order by the thread that acquired them. While open it is the
+ * thread's {@link dev.zklock.LockContext}; its state comes from the registry
+ * entries of its holds.
  */
-final class CuratorLockHandle extends AbstractLockContext<LockHold> implements LockHandle {
+final class CuratorLockHandle extends AbstractLockContext implements LockHandle {
 
 	private final CuratorLockManager manager;
 
 	private final LockMode mode;
 
+	private final List<SlotKey> slotKeys;
+
 	private final Thread owner;
 
-	CuratorLockHandle(CuratorLockManager manager, String name, List<String> keys, LockMode mode, List<LockHold> holds,
-			boolean acquired) {
+	CuratorLockHandle(CuratorLockManager manager, String name, List<String> keys, LockMode mode, List<Hold> holds,
+			List<SlotKey> slotKeys, boolean acquired) {
 		super(name, keys, holds, acquired, "do the guarded work before closing its handle");
 		this.manager = manager;
 		this.mode = mode;
+		this.slotKeys = slotKeys;
 		this.owner = Thread.currentThread();
 	}
 
@@ -48,7 +51,7 @@ final class CuratorLockHandle extends AbstractLockContext<LockHold> implements L
 			return;
 		}
 		LockContextHolder.remove(this);
-		this.manager.release(name(), holds());
+		this.manager.release(this.mode, this.slotKeys);
 	}
 
 	@Override

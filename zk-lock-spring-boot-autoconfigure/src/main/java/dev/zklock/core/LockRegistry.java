@@ -15,9 +15,10 @@ import dev.zklock.annotation.LockMode;
 
 /**
  * The locks a {@link CuratorLockManager} currently holds, awaits, or still tracks
- * after a connection problem, one entry per thread, path and mode. Re-entrant
- * acquisitions do not add entries. Read-only for callers; the counters are cheap
- * enough for gauges.
+ * after a connection problem, synchronous and asynchronous alike: one entry per
+ * key of each acquisition (for a thread, per path and mode; re-entrant
+ * acquisitions do not add entries). Asynchronous entries belong to no thread.
+ * Read-only for callers; the counters are cheap enough for gauges.
  * <p>
  * An entry goes from {@link LockState#WAITING} to {@link LockState#HELD}; from
  * there to {@link LockState#IN_DOUBT} and back while the connection is suspended,
@@ -50,6 +51,22 @@ public final class LockRegistry {
 	}
 
 	/**
+	 * The distinct registries among those given: a manager and its asynchronous
+	 * view share one, a manager of its own brings another.
+	 * @param registries registries, possibly {@code null} or the same one twice
+	 * @return each registry once, in the order given
+	 */
+	public static List<LockRegistry> distinct(LockRegistry... registries) {
+		List<LockRegistry> result = new ArrayList<>(registries.length);
+		for (LockRegistry registry : registries) {
+			if (registry != null && !result.contains(registry)) {
+				result.add(registry);
+			}
+		}
+		return result;
+	}
+
+	/**
 	 * Number of locks held for sure.
 	 * @return the count
 	 */
@@ -74,8 +91,8 @@ public final class LockRegistry {
 		return this.counts.get(state).get();
 	}
 
-	Entry waiting(String name, String key, String path, LockMode mode, long epoch) {
-		Entry entry = new Entry(name, key, path, mode, Thread.currentThread(), epoch);
+	Entry waiting(String name, String key, String path, LockMode mode, Thread thread, long epoch) {
+		Entry entry = new Entry(name, key, path, mode, thread, epoch);
 		this.counts.get(LockState.WAITING).incrementAndGet();
 		this.entries.add(entry);
 		return entry;
@@ -117,7 +134,7 @@ public final class LockRegistry {
 			}
 			entry.lossReason = reason;
 			move(entry, LockState.LOST);
-			if (interrupt) {
+			if (interrupt && entry.thread != null) {
 				entry.thread.interrupt();
 			}
 			return true;
@@ -154,11 +171,15 @@ public final class LockRegistry {
 
 	/**
 	 * One tracked lock; identity is the entry itself. The state changes under the
-	 * entry's monitor.
+	 * entry's monitor, only ever for an instant. The thread is {@code null} for an
+	 * asynchronous lock.
 	 */
 	static final class Entry {
 
 		static final Set<LockState> OWNED = EnumSet.of(LockState.HELD, LockState.IN_DOUBT);
+
+		// The thread name an asynchronous lock is shown with
+		private static final String ASYNC = "async";
 
 		private final String name;
 
@@ -190,7 +211,7 @@ public final class LockRegistry {
 			this.path = path;
 			this.mode = mode;
 			this.thread = thread;
-			this.threadName = thread.getName();
+			this.threadName = (thread != null) ? thread.getName() : ASYNC;
 			this.epoch = epoch;
 		}
 
@@ -208,6 +229,10 @@ public final class LockRegistry {
 
 		Thread thread() {
 			return this.thread;
+		}
+
+		String threadName() {
+			return this.threadName;
 		}
 
 		long epoch() {
@@ -233,7 +258,8 @@ public final class LockRegistry {
 
 		// Under the entry's lock, as held() sets node and state: a HELD entry always has its token
 		synchronized LockInfo toInfo() {
-			return new LockInfo(this.name, this.key, this.path, this.mode, this.threadName, this.thread.getId(),
+			return new LockInfo(this.name, this.key, this.path, this.mode, this.threadName,
+					(this.thread != null) ? this.thread.getId() : 0,
 					Instant.ofEpochMilli(this.sinceMillis), this.state, fencingToken());
 		}
 

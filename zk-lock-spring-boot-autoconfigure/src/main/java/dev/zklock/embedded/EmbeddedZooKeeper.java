@@ -13,6 +13,7 @@ import java.util.stream.Stream;
 
 import org.apache.zookeeper.server.embedded.ExitHandler;
 import org.apache.zookeeper.server.embedded.ZooKeeperServerEmbedded;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,7 +57,7 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
 	 * @return the started server
 	 * @throws EmbeddedZooKeeperException if the server cannot start
 	 */
-	public static EmbeddedZooKeeper start(int port, Path dataDirectory) {
+	public static EmbeddedZooKeeper start(int port, @Nullable Path dataDirectory) {
 		if (port != 0) {
 			checkPortFree(port);
 		}

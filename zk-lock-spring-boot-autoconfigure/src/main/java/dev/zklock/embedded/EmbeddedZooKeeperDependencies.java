@@ -3,6 +3,8 @@ package dev.zklock.embedded;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Checks the libraries the ZooKeeper server needs at run time but declares only as
  * {@code provided}: Dropwizard metrics-core and snappy-java.
@@ -21,7 +23,7 @@ public final class EmbeddedZooKeeperDependencies {
 	 * @param classLoader the class loader the server runs with
 	 * @throws EmbeddedZooKeeperException naming the dependencies to add
 	 */
-	public static void check(ClassLoader classLoader) {
+	public static void check(@Nullable ClassLoader classLoader) {
 		List<String> missing = new ArrayList<>();
 		for (String[] required : REQUIRED) {
 			if (!isPresent(required[0], classLoader)) {
@@ -38,7 +40,7 @@ public final class EmbeddedZooKeeperDependencies {
 		}
 	}
 
-	private static boolean isPresent(String className, ClassLoader classLoader) {
+	private static boolean isPresent(String className, @Nullable ClassLoader classLoader) {
 		try {
 			Class.forName(className, false, classLoader);
 			return true;

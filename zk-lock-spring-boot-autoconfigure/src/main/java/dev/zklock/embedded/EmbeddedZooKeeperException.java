@@ -1,5 +1,7 @@
 package dev.zklock.embedded;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Thrown when the embedded ZooKeeper server cannot start. Says what went wrong and what
  * to do about it.
@@ -14,7 +16,7 @@ public class EmbeddedZooKeeperException extends IllegalStateException {
 	 * @param action what to do about it
 	 * @param cause the underlying failure, or {@code null}
 	 */
-	public EmbeddedZooKeeperException(String message, String action, Throwable cause) {
+	public EmbeddedZooKeeperException(String message, String action, @Nullable Throwable cause) {
 		super(message, cause);
 		this.action = action;
 	}

@@ -1,5 +1,6 @@
 package dev.zklock.health;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
 
@@ -8,6 +9,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -47,7 +49,7 @@ public class ZkLockHealthIndicator implements HealthIndicator, ConnectionStateLi
 
 	private final Supplier<AsyncLockManager> asyncLockManager;
 
-	private volatile ConnectionState lastState;
+	private volatile @Nullable ConnectionState lastState;
 
 	private volatile SessionId sessionId = new SessionId(-1, 0);
 
@@ -120,18 +122,23 @@ public class ZkLockHealthIndicator implements HealthIndicator, ConnectionStateLi
 			}
 			builder.withDetail("sessionTimeoutMillis", zookeeper.getLastNegotiatedSessionTimeoutMs());
 		}
-		LockRegistry locks = this.registry.get();
 		AsyncLockManager asyncLocks = this.asyncLockManager.get();
-		if (locks != null || asyncLocks != null) {
-			builder.withDetail("locksHeld", count(locks, asyncLocks, LockState.HELD));
-			builder.withDetail("locksInDoubt", count(locks, asyncLocks, LockState.IN_DOUBT));
-			builder.withDetail("locksWaiting", count(locks, asyncLocks, LockState.WAITING));
+		List<LockRegistry> registries = LockRegistry.distinct(this.registry.get(),
+				(asyncLocks != null) ? asyncLocks.getRegistry() : null);
+		if (!registries.isEmpty()) {
+			builder.withDetail("locksHeld", count(registries, LockState.HELD));
+			builder.withDetail("locksInDoubt", count(registries, LockState.IN_DOUBT));
+			builder.withDetail("locksWaiting", count(registries, LockState.WAITING));
 		}
 		return builder.build();
 	}
 
-	private static int count(LockRegistry locks, AsyncLockManager asyncLocks, LockState state) {
-		return ((locks != null) ? locks.count(state) : 0) + ((asyncLocks != null) ? asyncLocks.count(state) : 0);
+	private static int count(List<LockRegistry> registries, LockState state) {
+		int count = 0;
+		for (LockRegistry registry : registries) {
+			count += registry.count(state);
+		}
+		return count;
 	}
 
 	// Read once per ZooKeeper handle: asking Curator for the handle also takes a

@@ -13,6 +13,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import org.jspecify.annotations.Nullable;
 
 import dev.zklock.LockContext;
 import dev.zklock.LockLossReason;
@@ -227,11 +228,11 @@ public class LockMetrics implements LockInstrumentation, LockLossListener, LongH
 
 		private final long startNanos;
 
-		private final LockOutcome asyncTimeoutOutcome;
+		private final @Nullable LockOutcome asyncTimeoutOutcome;
 
 		private volatile long acquiredNanos;
 
-		MeteredAcquisition(NameMeters meters, LockMode mode, long startNanos, LockOutcome asyncTimeoutOutcome) {
+		MeteredAcquisition(NameMeters meters, LockMode mode, long startNanos, @Nullable LockOutcome asyncTimeoutOutcome) {
 			this.meters = meters;
 			this.mode = mode;
 			this.startNanos = startNanos;

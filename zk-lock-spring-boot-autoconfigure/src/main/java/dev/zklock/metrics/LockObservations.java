@@ -2,6 +2,7 @@ package dev.zklock.metrics;
 
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
+import org.jspecify.annotations.Nullable;
 
 import dev.zklock.LockContext;
 import dev.zklock.LockRequest;
@@ -15,9 +16,11 @@ import dev.zklock.core.LockInstrumentation;
  * meanwhile, so spans of the guarded work are its children. For an asynchronous
  * lock it is started and stopped without a scope, because the acquisition, the
  * work and the release run on different threads; its parent is the observation in
- * scope where the call was made. Its low cardinality keys are
- * {@code zk.lock.name}, {@code zk.lock.mode} and {@code zk.lock.outcome}; keys are
- * never added.
+ * scope where the call was made. Its name and key values come from a
+ * {@link LockObservationConvention}: the one given, else one registered with the
+ * registry, else {@link DefaultLockObservationConvention} (low cardinality keys
+ * {@code zk.lock.name}, {@code zk.lock.mode} and {@code zk.lock.outcome}; lock keys
+ * are never added).
  */
 public class LockObservations implements LockInstrumentation {
 
@@ -31,12 +34,25 @@ public class LockObservations implements LockInstrumentation {
 
 	private final ObservationRegistry registry;
 
+	private final @Nullable LockObservationConvention convention;
+
 	/**
-	 * Create a new instance.
+	 * Create a new instance with the default convention.
 	 * @param registry the registry observations are made in
 	 */
 	public LockObservations(ObservationRegistry registry) {
+		this(registry, null);
+	}
+
+	/**
+	 * Create a new instance.
+	 * @param registry the registry observations are made in
+	 * @param convention the convention that names the observation and its key
+	 * values, or {@code null} for the default
+	 */
+	public LockObservations(ObservationRegistry registry, @Nullable LockObservationConvention convention) {
 		this.registry = registry;
+		this.convention = convention;
 	}
 
 	@Override
@@ -44,8 +60,9 @@ public class LockObservations implements LockInstrumentation {
 		if (this.registry.isNoop()) {
 			return NOT_OBSERVED;
 		}
-		Observation observation = startObservation(request);
-		return new ObservedAcquisition(request.name(), observation, observation.openScope(), null);
+		LockObservationContext context = new LockObservationContext(request);
+		Observation observation = startObservation(context);
+		return new ObservedAcquisition(context, observation, observation.openScope(), null);
 	}
 
 	@Override
@@ -54,36 +71,35 @@ public class LockObservations implements LockInstrumentation {
 			return NOT_OBSERVED;
 		}
 		// What a timeout leads to is read on the calling thread: it is reported on another
-		return new ObservedAcquisition(request.name(), startObservation(request), null,
+		LockObservationContext context = new LockObservationContext(request);
+		return new ObservedAcquisition(context, startObservation(context), null,
 				LockOutcome.notAcquired(request.name()));
 	}
 
-	private Observation startObservation(LockRequest request) {
-		return Observation.createNotStarted(OBSERVATION_NAME, this.registry)
-			.contextualName("zk.lock " + request.name())
-			.lowCardinalityKeyValue("zk.lock.name", request.name())
-			.lowCardinalityKeyValue("zk.lock.mode", LockMetrics.tag(request.mode()))
+	private Observation startObservation(LockObservationContext context) {
+		return Observation
+			.createNotStarted(this.convention, DefaultLockObservationConvention.INSTANCE, () -> context, this.registry)
 			.start();
 	}
 
 	/**
 	 * Ends the observation when the lock is released or was not acquired. An
 	 * asynchronous acquisition has no scope, and knows its timeout outcome from the
-	 * start.
+	 * start. The outcome goes into the context; the convention reads it on stop.
 	 */
 	private static final class ObservedAcquisition implements Acquisition {
 
-		private final String name;
+		private final LockObservationContext context;
 
 		private final Observation observation;
 
-		private final Observation.Scope scope;
+		private final Observation.@Nullable Scope scope;
 
-		private final LockOutcome asyncTimeoutOutcome;
+		private final @Nullable LockOutcome asyncTimeoutOutcome;
 
-		ObservedAcquisition(String name, Observation observation, Observation.Scope scope,
-				LockOutcome asyncTimeoutOutcome) {
-			this.name = name;
+		ObservedAcquisition(LockObservationContext context, Observation observation, Observation.@Nullable Scope scope,
+				@Nullable LockOutcome asyncTimeoutOutcome) {
+			this.context = context;
 			this.observation = observation;
 			this.scope = scope;
 			this.asyncTimeoutOutcome = asyncTimeoutOutcome;
@@ -91,13 +107,14 @@ public class LockObservations implements LockInstrumentation {
 
 		@Override
 		public void acquired(LockContext lock) {
-			this.observation.lowCardinalityKeyValue("zk.lock.outcome", LockOutcome.ACQUIRED.tag());
+			this.context.setOutcome(LockOutcome.ACQUIRED);
 		}
 
 		@Override
 		public void notAcquired() {
-			end((this.asyncTimeoutOutcome != null) ? this.asyncTimeoutOutcome : LockOutcome.notAcquired(this.name),
-					null);
+			LockOutcome outcome = (this.asyncTimeoutOutcome != null) ? this.asyncTimeoutOutcome
+					: LockOutcome.notAcquired(this.context.getRequest().name());
+			end(outcome, null);
 		}
 
 		@Override
@@ -111,8 +128,8 @@ public class LockObservations implements LockInstrumentation {
 			stop();
 		}
 
-		private void end(LockOutcome outcome, Throwable failure) {
-			this.observation.lowCardinalityKeyValue("zk.lock.outcome", outcome.tag());
+		private void end(LockOutcome outcome, @Nullable Throwable failure) {
+			this.context.setOutcome(outcome);
 			if (failure != null) {
 				this.observation.error(failure);
 			}

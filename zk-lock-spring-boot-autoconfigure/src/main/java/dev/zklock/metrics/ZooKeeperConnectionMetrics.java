@@ -97,7 +97,7 @@ public class ZooKeeperConnectionMetrics implements ConnectionStateListener, Auto
 		}
 	}
 
-	private Counter counter(ConnectionState state) {
+	private @Nullable Counter counter(ConnectionState state) {
 		Counter counter = this.counters.get(state);
 		if (counter != null) {
 			return counter;

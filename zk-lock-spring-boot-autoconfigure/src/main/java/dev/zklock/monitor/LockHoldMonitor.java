@@ -10,6 +10,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,13 +42,13 @@ public class LockHoldMonitor implements AutoCloseable {
 
 	private final Supplier<AsyncLockManager> asyncLocks;
 
-	private final Duration threshold;
+	private final @Nullable Duration threshold;
 
 	private final Supplier<List<LongHoldListener>> listeners;
 
 	private final Set<Hold> warned = new HashSet<>();
 
-	private ScheduledExecutorService executor;
+	private @Nullable ScheduledExecutorService executor;
 
 	/**
 	 * Create a new monitor of synchronous locks only; {@link #start()} starts it.
@@ -57,7 +58,7 @@ public class LockHoldMonitor implements AutoCloseable {
 	 * {@code null} to check nothing
 	 * @param listeners supplies the listeners told about long holds
 	 */
-	public LockHoldMonitor(Supplier<LockRegistry> registry, Duration threshold,
+	public LockHoldMonitor(Supplier<LockRegistry> registry, @Nullable Duration threshold,
 			Supplier<List<LongHoldListener>> listeners) {
 		this(registry, () -> null, threshold, listeners);
 	}
@@ -73,7 +74,7 @@ public class LockHoldMonitor implements AutoCloseable {
 	 * @param listeners supplies the listeners told about long holds
 	 */
 	public LockHoldMonitor(Supplier<LockRegistry> registry, Supplier<AsyncLockManager> asyncLocks,
-			Duration threshold, Supplier<List<LongHoldListener>> listeners) {
+			@Nullable Duration threshold, Supplier<List<LongHoldListener>> listeners) {
 		this.registry = Objects.requireNonNull(registry, "registry must not be null");
 		this.asyncLocks = Objects.requireNonNull(asyncLocks, "asyncLocks must not be null");
 		this.threshold = threshold;
@@ -114,16 +115,17 @@ public class LockHoldMonitor implements AutoCloseable {
 	 * Check every hold once; runs on the monitor's thread, and in tests on theirs.
 	 */
 	synchronized void check() {
+		Duration threshold = this.threshold;
+		if (threshold == null) {
+			return;
+		}
 		try {
 			long now = System.currentTimeMillis();
 			Set<Hold> current = new HashSet<>();
-			LockRegistry locks = this.registry.get();
-			if (locks != null) {
-				check(locks.snapshot(), now, current);
-			}
 			AsyncLockManager asyncManager = this.asyncLocks.get();
-			if (asyncManager != null) {
-				check(asyncManager.snapshot(), now, current);
+			for (LockRegistry locks : LockRegistry.distinct(this.registry.get(),
+					(asyncManager != null) ? asyncManager.getRegistry() : null)) {
+				check(locks.snapshot(), threshold.toMillis(), now, current);
 			}
 			this.warned.retainAll(current);
 		}
@@ -132,7 +134,7 @@ public class LockHoldMonitor implements AutoCloseable {
 		}
 	}
 
-	private void check(List<LockInfo> locks, long now, Set<Hold> current) {
+	private void check(List<LockInfo> locks, long thresholdMillis, long now, Set<Hold> current) {
 		for (LockInfo lock : locks) {
 			if (lock.state() != LockState.HELD && lock.state() != LockState.IN_DOUBT) {
 				continue;
@@ -141,7 +143,7 @@ public class LockHoldMonitor implements AutoCloseable {
 					lock.since().toEpochMilli());
 			current.add(hold);
 			long heldMillis = now - hold.sinceMillis();
-			if (heldMillis >= this.threshold.toMillis() && this.warned.add(hold)) {
+			if (heldMillis >= thresholdMillis && this.warned.add(hold)) {
 				report(lock, heldMillis);
 			}
 		}

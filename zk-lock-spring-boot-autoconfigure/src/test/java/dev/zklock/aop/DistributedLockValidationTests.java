@@ -47,14 +47,20 @@ class DistributedLockValidationTests {
 						List.of("WrongFallbackReturnType.place(Order)", "returns Integer but place returns String")),
 				Arguments.of(SkipOnPrimitive.class,
 						List.of("SkipOnPrimitive.count(Order)", "onTimeout = SKIP", "returns int", "return Integer")),
-				Arguments.of(CompletableFutureReturn.class,
-						List.of("CompletableFutureReturn.placeAsync(Order)", "CompletableFuture", "mode = WRITE",
-								"MUTEX only")),
 				Arguments.of(FutureReturn.class,
 						List.of("FutureReturn.placeLater(Order)", "Future", "asynchronous", "CompletionStage")),
 				Arguments.of(NoPermits.class, List.of("NoPermits.place(Order)", "permits = 0", "SEMAPHORE")),
 				Arguments.of(PermitsWithoutSemaphore.class,
 						List.of("PermitsWithoutSemaphore.place(Order)", "permits = 3", "SEMAPHORE")));
+	}
+
+	@Test
+	void asynchronousMethodsTakeEveryMode() {
+		this.contextRunner.withBean(CompletableFutureReturn.class).run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context.getBean(CompletableFutureReturn.class).placeAsync(new Order("o-1")).get(30,
+					java.util.concurrent.TimeUnit.SECONDS)).isEqualTo("o-1");
+		});
 	}
 
 	@ParameterizedTest(name = "{0}")

@@ -57,6 +57,14 @@ final class TestCertificates {
 		return this.dir.resolve("other-trust.p12");
 	}
 
+	Path caCertificatePem() {
+		return this.dir.resolve("ca.pem");
+	}
+
+	Path clientCertificateChainPem() {
+		return this.dir.resolve("client-chain.pem");
+	}
+
 	String password() {
 		return this.password;
 	}

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -15,6 +16,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import dev.zklock.LockException;
 import dev.zklock.LockHandle;
@@ -219,6 +222,154 @@ abstract class AbstractLockContractTests extends AbstractZooKeeperTests {
 		finally {
 			Thread.interrupted();
 		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(LockApi.class)
+	void excludesWithAnOverlapCounter(LockApi api) throws Exception {
+		int workers = 8;
+		int rounds = 10;
+		AtomicInteger sharers = new AtomicInteger();
+		AtomicInteger excluders = new AtomicInteger();
+		AtomicInteger overlaps = new AtomicInteger();
+		AtomicInteger sections = new AtomicInteger();
+		CyclicBarrier start = new CyclicBarrier(workers);
+		ExecutorService pool = Executors.newFixedThreadPool(workers);
+		try {
+			List<Future<?>> futures = new ArrayList<>();
+			for (int w = 0; w < workers; w++) {
+				boolean excluder = (w % 2 == 1) || !sharedAmongThemselves();
+				LockRequest request = ((w % 2 == 1) ? excluder("shared") : lock("shared")).build();
+				futures.add(pool.submit(() -> {
+					start.await();
+					for (int i = 0; i < rounds; i++) {
+						try (LockApi.Held held = api.acquire(this.manager, this.asyncManager, request)) {
+							assertThat(held.acquired()).isTrue();
+							AtomicInteger mine = excluder ? excluders : sharers;
+							mine.incrementAndGet();
+							if (excluders.get() > (excluder ? 1 : 0) || (excluder && sharers.get() > 0)) {
+								overlaps.incrementAndGet();
+							}
+							Thread.sleep(1);
+							mine.decrementAndGet();
+							sections.incrementAndGet();
+						}
+					}
+					return null;
+				}));
+			}
+			for (Future<?> future : futures) {
+				future.get(90, TimeUnit.SECONDS);
+			}
+		}
+		finally {
+			pool.shutdownNow();
+		}
+		assertThat(overlaps).hasValue(0);
+		assertThat(sections).hasValue(workers * rounds);
+		assertThat(ephemeralNodes()).isEmpty();
+		assertThat(this.manager.getRegistry().snapshot()).isEmpty();
+	}
+
+	@ParameterizedTest
+	@EnumSource(LockApi.class)
+	void grantsWaitersInArrivalOrder(LockApi api) throws Exception {
+		int waiters = 4;
+		List<Integer> order = new CopyOnWriteArrayList<>();
+		List<LockApi.Waiter> started = new ArrayList<>();
+		try (BackgroundHolder holder = BackgroundHolder.hold(this.manager, lock("k").build())) {
+			for (int i = 0; i < waiters; i++) {
+				int index = i;
+				int nodesBefore = ephemeralNodes().size();
+				started.add(api.startWaiting(this.manager, this.asyncManager,
+						excluder("k").timeout(Duration.ofSeconds(60)).build(), () -> order.add(index)));
+				await().atMost(Duration.ofSeconds(20)).until(() -> ephemeralNodes().size() > nodesBefore);
+			}
+			assertThat(order).isEmpty();
+		}
+		for (LockApi.Waiter waiter : started) {
+			assertThat(waiter.outcome().get(30, TimeUnit.SECONDS)).isTrue();
+		}
+		assertThat(order).containsExactly(0, 1, 2, 3);
+		await().atMost(Duration.ofSeconds(10)).until(() -> ephemeralNodes().isEmpty());
+	}
+
+	@ParameterizedTest
+	@EnumSource(LockApi.class)
+	void timeoutOrSingleTryLeavesNoNodeBehind(LockApi api) throws Exception {
+		try (LockApi.Held free = api.acquire(this.manager, this.asyncManager, lock("k").timeout(Duration.ZERO)
+			.build())) {
+			assertThat(free.acquired()).isTrue();
+		}
+		try (BackgroundHolder holder = BackgroundHolder.hold(this.manager, lock("k").build())) {
+			long start = System.nanoTime();
+			try (LockApi.Held held = api.acquire(this.manager, this.asyncManager,
+					excluder("k").timeout(Duration.ofMillis(300)).build())) {
+				assertThat(held.acquired()).isFalse();
+				assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofMillis(290),
+						Duration.ofSeconds(10));
+			}
+			assertThat(ephemeralNodes()).hasSize(nodesPerHold());
+			long once = System.nanoTime();
+			try (LockApi.Held held = api.acquire(this.manager, this.asyncManager,
+					excluder("k").timeout(Duration.ZERO).build())) {
+				assertThat(held.acquired()).isFalse();
+			}
+			assertThat(Duration.ofNanos(System.nanoTime() - once)).isLessThan(Duration.ofSeconds(2));
+			assertThat(ephemeralNodes()).hasSize(nodesPerHold());
+		}
+		assertThat(ephemeralNodes()).isEmpty();
+		assertThat(this.manager.getRegistry().snapshot()).isEmpty();
+	}
+
+	@ParameterizedTest
+	@EnumSource(LockApi.class)
+	void abandoningAWaiterRemovesItsNode(LockApi api) throws Exception {
+		try (BackgroundHolder holder = BackgroundHolder.hold(this.manager, lock("k").build())) {
+			LockApi.Waiter waiter = api.startWaiting(this.manager, this.asyncManager,
+					excluder("k").timeout(Duration.ofSeconds(60)).build(), () -> {
+					});
+			await().atMost(Duration.ofSeconds(20))
+				.until(() -> this.manager.getRegistry().waitingCount() == 1
+						&& ephemeralNodes().size() > nodesPerHold());
+			waiter.abandon().run();
+			assertThatExceptionOfType(Exception.class)
+				.isThrownBy(() -> waiter.outcome().get(20, TimeUnit.SECONDS))
+				.satisfies((ex) -> assertThat(ex.toString() + ex.getCause()).containsAnyOf("Interrupted",
+						"Cancellation"));
+			await().atMost(Duration.ofSeconds(10)).until(() -> ephemeralNodes().size() == nodesPerHold());
+			await().atMost(Duration.ofSeconds(10)).until(() -> this.manager.getRegistry().waitingCount() == 0);
+		}
+		assertThat(ephemeralNodes()).isEmpty();
+	}
+
+	@ParameterizedTest
+	@EnumSource(LockApi.class)
+	void releasesWhenTheGuardedWorkFails(LockApi api) throws Exception {
+		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> {
+			try (LockApi.Held held = api.acquire(this.manager, this.asyncManager, lock("k").build())) {
+				assertThat(held.acquired()).isTrue();
+				throw new IllegalStateException("the guarded work failed");
+			}
+		});
+		assertThat(acquireInOtherThread(excluder("k").timeout(Duration.ZERO).build())).isTrue();
+		assertThat(ephemeralNodes()).isEmpty();
+	}
+
+	@ParameterizedTest
+	@EnumSource(LockApi.class)
+	void fencingTokensIncrease(LockApi api) throws Exception {
+		List<Long> tokens = new ArrayList<>();
+		for (int i = 0; i < 5; i++) {
+			try (LockApi.Held held = api.acquire(this.manager, this.asyncManager, lock("k").build())) {
+				tokens.add(held.fencingToken());
+			}
+			try (LockApi.Held held = api.acquire(this.manager, this.asyncManager, excluder("k").build())) {
+				tokens.add(held.fencingToken());
+			}
+		}
+		assertThat(tokens).doesNotContain(0L).isSorted().doesNotHaveDuplicates();
+		assertThat(ephemeralNodes()).isEmpty();
 	}
 
 }

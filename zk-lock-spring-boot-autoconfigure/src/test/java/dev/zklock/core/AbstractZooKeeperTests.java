@@ -28,6 +28,8 @@ abstract class AbstractZooKeeperTests {
 
 	protected CuratorLockManager manager;
 
+	protected AsyncLockManager asyncManager;
+
 	protected String basePath;
 
 	@BeforeAll
@@ -46,10 +48,12 @@ abstract class AbstractZooKeeperTests {
 	void createManager() {
 		this.basePath = "/test-" + UUID.randomUUID();
 		this.manager = new CuratorLockManager(client, this.basePath, Duration.ofSeconds(30));
+		this.asyncManager = this.manager.async(null);
 	}
 
 	@AfterEach
 	void closeManager() {
+		this.asyncManager.close();
 		this.manager.close();
 	}
 

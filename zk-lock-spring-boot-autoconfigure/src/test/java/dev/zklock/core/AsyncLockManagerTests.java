@@ -12,19 +12,17 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import dev.zklock.LockException;
 import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
 import dev.zklock.aop.TestZooKeeper;
 import dev.zklock.annotation.LockMode;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * {@link AsyncLockManager} against a real ZooKeeper server: it shares paths and
- * protocol with the synchronous MUTEX, releases from any thread and refuses other
- * modes.
+ * protocol with the synchronous locks, releases from any thread and takes every
+ * mode.
  */
 class AsyncLockManagerTests {
 
@@ -120,12 +118,14 @@ class AsyncLockManagerTests {
 	}
 
 	@Test
-	void otherModesAreRefused() {
-		LockRequest write = LockRequest.named("orders").keys("42").mode(LockMode.WRITE).build();
-		assertThatExceptionOfType(Exception.class)
-			.isThrownBy(() -> this.asyncManager.acquire(write).get(10, TimeUnit.SECONDS))
-			.withCauseInstanceOf(LockException.class)
-			.withMessageContaining("MUTEX only");
+	void everyModeIsTakenAsynchronously() throws Exception {
+		for (LockMode mode : LockMode.values()) {
+			LockRequest request = LockRequest.named("orders-" + mode).keys("42").mode(mode).build();
+			AsyncLockHandle handle = this.asyncManager.acquire(request).get(10, TimeUnit.SECONDS);
+			assertThat(handle.isHeld()).as(mode.name()).isTrue();
+			assertThat(handle.mode()).isEqualTo(mode);
+			handle.release().get(10, TimeUnit.SECONDS);
+		}
 	}
 
 }

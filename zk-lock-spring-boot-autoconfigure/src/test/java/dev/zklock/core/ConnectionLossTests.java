@@ -152,6 +152,55 @@ class ConnectionLossTests {
 		assertThat(ZooKeeperTestSupport.ephemeralNodes(this.client, this.basePath)).isEmpty();
 	}
 
+	@ParameterizedTest
+	@EnumSource(LockMode.class)
+	void asyncLockGoesInDoubtThenHeldAgainWithTheSameSession(LockMode mode) throws Exception {
+		start(new StandardConnectionStateErrorPolicy());
+		try (AsyncLockManager async = this.manager.async(null)) {
+			AsyncLockHandle handle = async.acquire(request(mode)).get(30, TimeUnit.SECONDS);
+			long token = handle.fencingToken();
+			assertThat(handle.isHeld()).isTrue();
+			this.server.stop();
+			await().atMost(WAIT).until(() -> state() == LockState.IN_DOUBT);
+			assertThat(handle.isHeld()).isFalse();
+			assertThatExceptionOfType(LockLostException.class).isThrownBy(handle::assertHeld)
+				.withMessageContaining("in doubt");
+			this.server.restart();
+			await().atMost(WAIT).until(handle::isHeld);
+			assertThat(handle.fencingToken()).isEqualTo(token);
+			handle.release().get(30, TimeUnit.SECONDS);
+		}
+		assertThat(this.losses).isEmpty();
+		assertThat(this.manager.getRegistry().snapshot()).isEmpty();
+		assertThat(ZooKeeperTestSupport.ephemeralNodes(this.client, this.basePath)).isEmpty();
+	}
+
+	@ParameterizedTest
+	@EnumSource(LockMode.class)
+	void asyncLockIsLostWithItsSession(LockMode mode) throws Exception {
+		start(new StandardConnectionStateErrorPolicy());
+		try (AsyncLockManager async = this.manager.async(null)) {
+			AsyncLockHandle handle = async.acquire(request(mode)).get(30, TimeUnit.SECONDS);
+			long token = handle.fencingToken();
+			ZooKeeperSessions.expire(this.client);
+			await().atMost(WAIT).until(() -> state() == LockState.LOST);
+			assertThat(handle.isHeld()).isFalse();
+			assertThatExceptionOfType(LockLostException.class).isThrownBy(handle::assertHeld)
+				.withMessageContaining("was lost (SESSION_LOST)");
+			assertThat(this.losses).singleElement().satisfies((lost) -> {
+				assertThat(lost.threadName()).isEqualTo("async");
+				assertThat(lost.fencingToken()).isEqualTo(token);
+			});
+			await().atMost(WAIT).until(() -> this.client.getZookeeperClient().isConnected());
+			AsyncLockHandle next = async.acquire(request(mode)).get(30, TimeUnit.SECONDS);
+			assertThat(next.fencingToken()).isGreaterThan(token);
+			next.release().get(30, TimeUnit.SECONDS);
+			handle.release().get(30, TimeUnit.SECONDS);
+		}
+		assertThat(this.manager.getRegistry().snapshot()).isEmpty();
+		assertThat(ZooKeeperTestSupport.ephemeralNodes(this.client, this.basePath)).isEmpty();
+	}
+
 	@Test
 	void lostPolicyKeepsLocksHeldThroughAShortDisconnection() throws Exception {
 		start(new SessionConnectionStateErrorPolicy());

@@ -151,11 +151,11 @@ class CuratorLockManagerTests extends AbstractZooKeeperTests {
 		}
 	}
 
-	// Blocked waiting for a ZooKeeper reply: in a synchronous call, or a MUTEX release awaiting its delete
+	// Blocked waiting for a ZooKeeper reply: in a synchronous call, or a release awaiting its delete
 	private static boolean inZooKeeperRequest(Thread thread) {
 		return thread.getState() == Thread.State.WAITING && Arrays.stream(thread.getStackTrace())
 			.anyMatch((frame) -> frame.getMethodName().equals("submitRequest")
-					|| (frame.getClassName().equals(PipelinedMutexSlot.class.getName())
+					|| (frame.getClassName().equals(CuratorLockManager.class.getName())
 							&& frame.getMethodName().equals("release")));
 	}
 

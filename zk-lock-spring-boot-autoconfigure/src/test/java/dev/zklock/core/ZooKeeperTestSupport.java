@@ -3,7 +3,6 @@ package dev.zklock.core;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -73,24 +72,23 @@ final class ZooKeeperTestSupport {
 	}
 
 	/**
-	 * Whether a thread is parked inside a lock recipe, waiting for a watch, rather
-	 * than running or waiting for a ZooKeeper response. A MUTEX waiter parks on its
-	 * {@link AsyncMutex}, which tells whether its watch on the predecessor is set.
+	 * Whether a thread is parked waiting for a lock, rather than running or waiting
+	 * for a ZooKeeper response: a zk-lock acquirer parks on its {@link Acquisition},
+	 * which tells whether its attempt's watch is set; a thread in one of Curator's
+	 * own recipes waits in its lock loop.
 	 */
 	static boolean isWaitingInRecipe(Thread thread) {
 		Thread.State state = thread.getState();
 		if (state != Thread.State.WAITING && state != Thread.State.TIMED_WAITING) {
 			return false;
 		}
-		if (LockSupport.getBlocker(thread) instanceof AsyncMutex attempt) {
-			return attempt.isWatching();
+		if (LockSupport.getBlocker(thread) instanceof Acquisition acquisition) {
+			return acquisition.isWatching();
 		}
 		StackTraceElement[] stack = thread.getStackTrace();
-		Set<String> recipeMethods = Set.of("internalLockLoop", "awaitLease");
 		boolean inRecipe = Arrays.stream(stack)
-			.anyMatch((frame) -> (frame.getClassName().startsWith("org.apache.curator.framework.recipes.locks.")
-					|| frame.getClassName().equals(LeaseSemaphore.class.getName()))
-					&& recipeMethods.contains(frame.getMethodName()));
+			.anyMatch((frame) -> frame.getClassName().startsWith("org.apache.curator.framework.recipes.locks.")
+					&& frame.getMethodName().equals("internalLockLoop"));
 		boolean inZooKeeperCall = Arrays.stream(stack)
 			.anyMatch((frame) -> frame.getClassName().startsWith("org.apache.zookeeper."));
 		// The parked frame is Object.wait, Object.wait0 on JDK 21+, or a renamed copy once BlockHound

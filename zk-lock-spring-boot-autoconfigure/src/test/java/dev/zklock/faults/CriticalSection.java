@@ -25,7 +25,13 @@ final class CriticalSection {
 		NOT_HELD,
 
 		/** The thread was interrupted in the section, so nothing was written. */
-		INTERRUPTED
+		INTERRUPTED,
+
+		/** A reader saw the counter unchanged through its section. */
+		READ,
+
+		/** A reader saw the counter change during its section: a writer overlapped it. */
+		TORN_READ
 
 	}
 
@@ -64,6 +70,32 @@ final class CriticalSection {
 		finally {
 			resource.exit(key);
 		}
+	}
+
+	/**
+	 * Run one read section under a READ lock: read the counter, work, and read it
+	 * again while {@code assertHeld()} passes; a write in between is a torn read.
+	 * @param resource the resource
+	 * @param key the counter's key
+	 * @param sleepMillis how long to work between the reads
+	 * @return how it ended
+	 */
+	static Outcome read(ResourceClient resource, String key, long sleepMillis) {
+		long before = resource.peek(key);
+		try {
+			if (sleepMillis > 0) {
+				Thread.sleep(sleepMillis);
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return Outcome.INTERRUPTED;
+		}
+		long after = resource.peek(key);
+		if (!isHeld()) {
+			return Outcome.NOT_HELD;
+		}
+		return (after == before) ? Outcome.READ : Outcome.TORN_READ;
 	}
 
 	/**

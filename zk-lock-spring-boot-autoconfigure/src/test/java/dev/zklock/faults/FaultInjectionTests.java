@@ -54,6 +54,11 @@ class FaultInjectionTests {
 
 	private static final int THREADS = 4;
 
+	/** Readers and writers per worker in the READ/WRITE mix of scenarios 1 and 2. */
+	private static final int READ_WRITE_READERS = 2;
+
+	private static final int READ_WRITE_WRITERS = 2;
+
 	private static final Duration LOAD_TIMEOUT = Duration.ofMinutes(10);
 
 	private static final Duration EVENT_TIMEOUT = Duration.ofSeconds(60);
@@ -112,7 +117,9 @@ class FaultInjectionTests {
 		int grants = Integer.getInteger("zk-lock.faults.scenario1.grants", 1000);
 		String key = "s1";
 		long start = System.nanoTime();
+		startReadWriteLoad(key + "-rw", "grants=" + Math.max(1, grants / 4));
 		List<WorkerEvent> done = runLoad(this.core, key, "threads=" + THREADS + " grants=" + grants + " timeoutMs=60000");
+		List<WorkerEvent> readWrite = awaitLoad(key + "-rw");
 		long wall = millisSince(start);
 		ResourceStats stats = this.lab.resource().stats(key);
 		int orphans = this.lab.lockNodes(key);
@@ -131,6 +138,7 @@ class FaultInjectionTests {
 		assertThat(stats.tokenRegressions()).isZero();
 		assertThat(stats.staleRejected()).isZero();
 		assertThat(orphans).isZero();
+		assertReadWriteMix(1, key + "-rw", readWrite, (long) this.core.size() * READ_WRITE_WRITERS * Math.max(1, grants / 4));
 	}
 
 	@Test
@@ -144,6 +152,7 @@ class FaultInjectionTests {
 		for (WorkerProcess worker : this.core) {
 			worker.send("load id=" + key + " key=" + key + " threads=" + THREADS + " grants=0 sleepMs=1 timeoutMs=60000");
 		}
+		startReadWriteLoad(key + "-rw", "grants=0");
 		List<CompletableFuture<LeaderKill>> kills = new ArrayList<>();
 		for (Duration offset = Duration.ofSeconds(5); offset.plus(down).compareTo(duration) < 0; offset = offset
 			.plus(interval)) {
@@ -154,7 +163,9 @@ class FaultInjectionTests {
 		}, after(duration)), duration.plusMinutes(1), "the end of scenario 2");
 		List<LeaderKill> done = kills.stream().map((kill) -> join(kill, Duration.ofMinutes(2), "a leader kill")).toList();
 		this.core.forEach((worker) -> worker.send("stop id=" + key));
+		this.core.forEach((worker) -> worker.send("stop id=" + key + "-rw"));
 		List<WorkerEvent> loads = this.core.stream().map((worker) -> worker.await("load-done", key, LOAD_TIMEOUT)).toList();
+		List<WorkerEvent> readWrite = awaitLoad(key + "-rw");
 		long wall = millisSince(start);
 		this.lab.makeWhole();
 		ResourceStats stats = this.lab.resource().stats(key);
@@ -188,6 +199,7 @@ class FaultInjectionTests {
 		assertThat(stats.lostUpdates()).isZero();
 		assertThat(stats.tokenRegressions()).isZero();
 		assertThat(stats.staleAccepted()).isZero();
+		assertReadWriteMix(2, key + "-rw", readWrite, -1);
 	}
 
 	private LeaderKill killLeader(Duration down) {
@@ -429,6 +441,66 @@ class FaultInjectionTests {
 		assertThat(stats.sectionsWithoutWrite()).isEqualTo(rounds);
 		assertThat(stats.tokenRegressions()).isZero();
 		assertThat(orphans).isZero();
+		readHolderKilled(key + "-rw", waiter);
+	}
+
+	// A READ holder dies while a WRITE waits behind it: the writer gets the lock within the bound
+	private void readHolderKilled(String key, WorkerProcess waiter) {
+		WorkerProcess victim = this.lab.workers(List.of(WorkerSpec.direct("p5"))).values().iterator().next();
+		victim.send("hold id=" + key + " key=" + key + " mode=READ");
+		victim.await("held", key, EVENT_TIMEOUT);
+		waiter.send("once id=" + key + " key=" + key + " mode=WRITE timeoutMs=60000");
+		this.lab.awaitLockNodes(key, 2, Duration.ofSeconds(30));
+		long killed = System.nanoTime();
+		victim.kill();
+		WorkerEvent once = waiter.await("once-done", key, Duration.ofSeconds(30));
+		long[] entries = this.lab.resource().entryTimes(key);
+		long handoff = (entries[entries.length - 1] - killed) / 1_000_000;
+		ResourceStats stats = this.lab.resource().stats(key);
+		int orphans = this.lab.lockNodes(key);
+		this.lab.report("FAULT scenario 5 (READ holder killed, WRITE waiting): nextHolderAfterMs=" + handoff + " (bound "
+				+ HANDOFF_BOUND.toMillis() + "ms) overlaps=" + stats.overlaps() + " count=" + stats.value() + "/"
+				+ stats.writesAccepted() + " tokenRegressions=" + stats.tokenRegressions() + " orphans=" + orphans);
+		assertThat(once.get("outcome")).isEqualTo("WRITTEN");
+		assertThat(handoff).isLessThanOrEqualTo(HANDOFF_BOUND.toMillis());
+		assertThat(stats.overlaps()).isZero();
+		assertThat(stats.countIsExact()).isTrue();
+		assertThat(stats.tokenRegressions()).isZero();
+		assertThat(orphans).isZero();
+	}
+
+	// Readers and writers of one key on every core worker: READ_WRITE_READERS readers, READ_WRITE_WRITERS writers each
+	private void startReadWriteLoad(String id, String parameters) {
+		for (WorkerProcess worker : this.core) {
+			worker.send("load id=" + id + " key=" + id + " threads=" + (READ_WRITE_READERS + READ_WRITE_WRITERS)
+					+ " readers=" + READ_WRITE_READERS + " sleepMs=1 timeoutMs=60000 " + parameters);
+		}
+	}
+
+	private List<WorkerEvent> awaitLoad(String id) {
+		return this.core.stream().map((worker) -> worker.await("load-done", id, LOAD_TIMEOUT)).toList();
+	}
+
+	// Writers exclude each other and every reader; readers see no write during their section
+	private void assertReadWriteMix(int scenario, String key, List<WorkerEvent> done, long expectedWrites) {
+		this.lab.awaitLockNodes(key, 0, Duration.ofSeconds(30));
+		ResourceStats stats = this.lab.resource().stats(key);
+		this.lab.report("FAULT scenario " + scenario + " (READ/WRITE mix): " + this.core.size() + " JVMs x "
+				+ READ_WRITE_READERS + " readers + " + READ_WRITE_WRITERS + " writers: reads=" + sum(done, "READ")
+				+ " tornReads=" + sum(done, "TORN_READ") + " writes=" + stats.writesAccepted() + " overlaps="
+				+ stats.overlaps() + " count=" + stats.value() + "/" + stats.writesAccepted() + " lostUpdates="
+				+ stats.lostUpdates() + " tokenRegressions=" + stats.tokenRegressions() + " staleAccepted="
+				+ stats.staleAccepted() + " orphans=0 | " + counts(done));
+		if (expectedWrites >= 0) {
+			assertThat(stats.writesAccepted()).isEqualTo(expectedWrites);
+		}
+		assertThat(sum(done, "READ")).isPositive();
+		assertThat(sum(done, "TORN_READ")).isZero();
+		assertThat(stats.overlaps()).isZero();
+		assertThat(stats.countIsExact()).isTrue();
+		assertThat(stats.lostUpdates()).isZero();
+		assertThat(stats.tokenRegressions()).isZero();
+		assertThat(stats.staleAccepted()).isZero();
 	}
 
 	@Test

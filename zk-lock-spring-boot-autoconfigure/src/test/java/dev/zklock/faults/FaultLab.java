@@ -23,6 +23,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.zklock.core.KeyEncoder;
+import dev.zklock.testsupport.LoopbackFirewall;
 import dev.zklock.testsupport.ZooKeeperEnsemble;
 import dev.zklock.testsupport.ZooKeeperProxy;
 
@@ -66,8 +67,11 @@ final class FaultLab implements AutoCloseable {
 
 	private final Map<String, ZooKeeperProxy> proxies = new LinkedHashMap<>();
 
-	private FaultLab(Path directory, ZooKeeperEnsemble ensemble) {
+	private final LoopbackFirewall firewall;
+
+	private FaultLab(Path directory, ZooKeeperEnsemble ensemble, LoopbackFirewall firewall) {
 		this.directory = directory;
+		this.firewall = firewall;
 		this.summary = directory.resolve("summary.txt");
 		this.ensemble = ensemble;
 		this.resource = new ProtectedResource();
@@ -85,6 +89,17 @@ final class FaultLab implements AutoCloseable {
 	 * @return the lab
 	 */
 	static FaultLab start(String name) {
+		return start(name, null);
+	}
+
+	/**
+	 * Start the ensemble and the resource; with a firewall, every member and worker runs
+	 * as a user of its own in it, so that their connections can be cut.
+	 * @param name names the log directory
+	 * @param firewall the firewall, installed, or {@code null}
+	 * @return the lab
+	 */
+	static FaultLab start(String name, LoopbackFirewall firewall) {
 		String time = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
 		Path directory;
 		try {
@@ -95,8 +110,8 @@ final class FaultLab implements AutoCloseable {
 			throw new UncheckedIOException("Could not create the fault-injection log directory", ex);
 		}
 		long start = System.nanoTime();
-		ZooKeeperEnsemble ensemble = ZooKeeperEnsemble.builder().tickTime(TICK_TIME).start();
-		FaultLab lab = new FaultLab(directory, ensemble);
+		ZooKeeperEnsemble ensemble = ZooKeeperEnsemble.builder().tickTime(TICK_TIME).firewall(firewall).start();
+		FaultLab lab = new FaultLab(directory, ensemble, firewall);
 		lab.report("FAULT setup: ensemble " + ensemble.connectString() + " (tickTime=" + TICK_TIME.toMillis()
 				+ "ms, leader member " + ensemble.leader().id() + ") up in " + millisSince(start) + " ms; "
 				+ Runtime.getRuntime().availableProcessors() + " cores, load average "
@@ -141,10 +156,11 @@ final class FaultLab implements AutoCloseable {
 			settings.put("session-timeout", SESSION_TIMEOUT.toMillis() + "ms");
 			settings.put("base-path", BASE_PATH);
 			settings.putAll(spec.settings());
-			String connectString = (spec.proxy() != null) ? spec.proxy().connectString()
-					: this.ensemble.connectString();
+			String connectString = (spec.connectString() != null) ? spec.connectString()
+					: (spec.proxy() != null) ? spec.proxy().connectString() : this.ensemble.connectString();
+			int uid = (this.firewall != null) ? workerUid(spec.id()) : -1;
 			WorkerProcess worker = WorkerProcess.launch(spec.id(), this.directory, connectString,
-					"checker:" + this.resource.address(), settings);
+					"checker:" + this.resource.address(), settings, uid);
 			launched.put(spec.id(), worker);
 			this.workers.put(spec.id(), worker);
 		}
@@ -159,6 +175,18 @@ final class FaultLab implements AutoCloseable {
 		Map<String, WorkerProcess> workers = new LinkedHashMap<>();
 		specs.forEach((spec) -> workers.put(spec.id(), this.workers.get(spec.id())));
 		return workers;
+	}
+
+	/**
+	 * The user a worker runs as in the lab's firewall.
+	 * @param id the worker's id
+	 * @return the user id
+	 */
+	int workerUid(String id) {
+		if (this.firewall == null) {
+			throw new IllegalStateException("The lab runs without a firewall; start it with one to cut worker " + id);
+		}
+		return this.firewall.uid("worker " + id);
 	}
 
 	/**
@@ -221,6 +249,9 @@ final class FaultLab implements AutoCloseable {
 	 * Start every member that is not running and wait for a quorum.
 	 */
 	void makeWhole() {
+		if (this.firewall != null) {
+			this.firewall.heal();
+		}
 		for (ZooKeeperEnsemble.Member member : this.ensemble.members()) {
 			if (member.isPaused()) {
 				member.resume();
@@ -265,11 +296,21 @@ final class FaultLab implements AutoCloseable {
 	 * @param id its id
 	 * @param proxy the proxy it connects through, {@code null} to connect directly
 	 * @param settings further worker arguments
+	 * @param connectString the members it connects to, {@code null} for the proxy or
+	 * every member
 	 */
-	record WorkerSpec(String id, ZooKeeperProxy proxy, Map<String, String> settings) {
+	record WorkerSpec(String id, ZooKeeperProxy proxy, Map<String, String> settings, String connectString) {
+
+		WorkerSpec(String id, ZooKeeperProxy proxy, Map<String, String> settings) {
+			this(id, proxy, settings, null);
+		}
 
 		static WorkerSpec direct(String id) {
 			return new WorkerSpec(id, null, Map.of());
+		}
+
+		static WorkerSpec connectedTo(String id, String connectString) {
+			return new WorkerSpec(id, null, Map.of(), connectString);
 		}
 
 	}

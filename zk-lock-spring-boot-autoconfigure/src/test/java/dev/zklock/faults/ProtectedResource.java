@@ -24,7 +24,8 @@ import dev.zklock.testsupport.FreePorts;
 /**
  * The resource that the workers' locks protect, served on 127.0.0.1 to the worker
  * processes: one counter per key that a critical section reads ({@code E}), writes
- * ({@code W}) and leaves ({@code X}), one request and answer per line, one connection
+ * ({@code W}) and leaves ({@code X}), and that a reader under a READ lock reads
+ * without a section ({@code P}), one request and answer per line, one connection
  * per worker thread. It sees every critical section in one order, on one clock, and
  * counts what went wrong:
  * <ul>
@@ -94,6 +95,16 @@ final class ProtectedResource implements AutoCloseable {
 	ResourceStats stats(String key) {
 		Counter counter = this.counters.get(key);
 		return (counter != null) ? counter.stats(key) : ResourceStats.empty(key);
+	}
+
+	/**
+	 * When the resource applied writes on a key, in {@link System#nanoTime()}.
+	 * @param key the key
+	 * @return the times, in order
+	 */
+	long[] writeTimes(String key) {
+		Counter counter = this.counters.get(key);
+		return (counter != null) ? counter.writeTimes() : new long[0];
 	}
 
 	/**
@@ -187,6 +198,9 @@ final class ProtectedResource implements AutoCloseable {
 						!this.unfenced.contains(key));
 				return accepted ? "A" : "R";
 			}
+			case "P" -> {
+				return "V " + counter.peek();
+			}
 			case "X" -> {
 				Section section = open.remove(key);
 				if (section != null) {
@@ -248,6 +262,8 @@ final class ProtectedResource implements AutoCloseable {
 
 		private int entries;
 
+		private long[] writeTimes = new long[1024];
+
 		private long writesAccepted;
 
 		private long writesWithoutCheck;
@@ -307,6 +323,10 @@ final class ProtectedResource implements AutoCloseable {
 			}
 			this.value = newValue;
 			this.highestToken = Math.max(this.highestToken, section.token);
+			if (this.writesAccepted == this.writeTimes.length) {
+				this.writeTimes = Arrays.copyOf(this.writeTimes, this.writeTimes.length * 2);
+			}
+			this.writeTimes[(int) this.writesAccepted] = System.nanoTime();
 			this.writesAccepted++;
 			return true;
 		}
@@ -322,8 +342,16 @@ final class ProtectedResource implements AutoCloseable {
 			}
 		}
 
+		synchronized long peek() {
+			return this.value;
+		}
+
 		synchronized long[] entryTimes() {
 			return Arrays.copyOf(this.entryTimes, this.entries);
+		}
+
+		synchronized long[] writeTimes() {
+			return Arrays.copyOf(this.writeTimes, (int) this.writesAccepted);
 		}
 
 		synchronized ResourceStats stats(String key) {

@@ -43,6 +43,14 @@ interface ResourceClient extends AutoCloseable {
 	 */
 	void exit(String key);
 
+	/**
+	 * Read the counter without entering a section: what a reader under a READ lock
+	 * does, twice, to see whether a write came between.
+	 * @param key the key
+	 * @return the counter's value
+	 */
+	long peek(String key);
+
 	@Override
 	void close();
 
@@ -101,6 +109,11 @@ interface ResourceClient extends AutoCloseable {
 		@Override
 		public void exit(String key) {
 			call("X " + key);
+		}
+
+		@Override
+		public long peek(String key) {
+			return Long.parseLong(call("P " + key).substring(2));
 		}
 
 		private String call(String request) {
@@ -171,6 +184,11 @@ interface ResourceClient extends AutoCloseable {
 
 		@Override
 		public void exit(String key) {
+		}
+
+		@Override
+		public long peek(String key) {
+			return enter(key, 0);
 		}
 
 		@Override

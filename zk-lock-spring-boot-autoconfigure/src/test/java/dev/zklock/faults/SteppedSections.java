@@ -13,6 +13,7 @@ import dev.zklock.LockContext;
 import dev.zklock.LockException;
 import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
+import dev.zklock.annotation.LockMode;
 
 /**
  * The single critical sections of a {@link LockWorker} that the test steps through,
@@ -29,7 +30,8 @@ import dev.zklock.LockRequest;
  * <li>{@code once}: acquire (waiting as long as it takes), run a
  * {@link CriticalSection}, release, emit {@code once-done}.</li>
  * </ul>
- * Parameters: {@code key}, {@code name} (lock name), {@code timeoutMs}.
+ * Parameters: {@code key}, {@code name} (lock name), {@code mode} (MUTEX by default),
+ * {@code timeoutMs}.
  */
 final class SteppedSections {
 
@@ -53,6 +55,7 @@ final class SteppedSections {
 		String key = command.get("key");
 		LockRequest request = LockRequest.named(command.getOrDefault("name", "faults"))
 			.keys(key)
+			.mode(LockMode.valueOf(command.getOrDefault("mode", "MUTEX")))
 			.timeout(LockWorker.millis(command, "timeoutMs", 60_000))
 			.build();
 		long start = System.nanoTime();

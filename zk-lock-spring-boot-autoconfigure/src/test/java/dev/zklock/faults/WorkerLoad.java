@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.LongAdder;
 import dev.zklock.LockException;
 import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
+import dev.zklock.annotation.LockMode;
 
 /**
  * The {@code load} command of a {@link LockWorker}: threads that take the lock of one
@@ -21,7 +22,8 @@ import dev.zklock.LockRequest;
  * {@code sleepMs} (work in the section), {@code timeoutMs} and optionally
  * {@code minTimeoutMs} (each attempt then waits a random time in between),
  * {@code interruptMs} (interrupt a random thread that often), {@code lock=false} (the
- * unlocked control). Emits {@code load-done} with the counts when every thread has
+ * unlocked control), {@code readers} (that many threads take READ and run read
+ * sections, the others WRITE: a READ/WRITE mix on one key). Emits {@code load-done} with the counts when every thread has
  * finished.
  */
 final class WorkerLoad {
@@ -33,6 +35,10 @@ final class WorkerLoad {
 	private final String key;
 
 	private final LockRequest request;
+
+	private final LockRequest readRequest;
+
+	private final int readers;
 
 	private final int threads;
 
@@ -62,7 +68,12 @@ final class WorkerLoad {
 		this.settings = settings;
 		this.id = id;
 		this.key = command.get("key");
-		this.request = LockRequest.named(command.getOrDefault("name", "faults")).keys(this.key).build();
+		this.readers = Integer.parseInt(command.getOrDefault("readers", "0"));
+		this.request = LockRequest.named(command.getOrDefault("name", "faults"))
+			.keys(this.key)
+			.mode((this.readers > 0) ? LockMode.WRITE : LockMode.MUTEX)
+			.build();
+		this.readRequest = LockRequest.named(this.request.name()).keys(this.key).mode(LockMode.READ).build();
 		this.threads = Integer.parseInt(command.getOrDefault("threads", "1"));
 		this.grants = Long.parseLong(command.getOrDefault("grants", "0"));
 		this.attempts = Long.parseLong(command.getOrDefault("attempts", "0"));
@@ -77,7 +88,8 @@ final class WorkerLoad {
 	void start() {
 		long startNanos = System.nanoTime();
 		for (int i = 0; i < this.threads; i++) {
-			Thread thread = new Thread(() -> runThread(startNanos), this.id + "-" + i);
+			boolean reader = i < this.readers;
+			Thread thread = new Thread(() -> runThread(startNanos, reader), this.id + "-" + i);
 			this.workers.add(thread);
 		}
 		this.workers.forEach(Thread::start);
@@ -92,7 +104,7 @@ final class WorkerLoad {
 		this.stopped = true;
 	}
 
-	private void runThread(long startNanos) {
+	private void runThread(long startNanos, boolean reader) {
 		try (ResourceClient resource = ResourceClient.connect(this.settings.resource())) {
 			long acquired = 0;
 			for (long attempt = 0; !this.stopped; attempt++) {
@@ -103,7 +115,7 @@ final class WorkerLoad {
 					count("interruptsCleared");
 				}
 				count("attempts");
-				if (attemptOnce(resource)) {
+				if (attemptOnce(resource, reader)) {
 					acquired++;
 				}
 			}
@@ -120,14 +132,15 @@ final class WorkerLoad {
 		}
 	}
 
-	private boolean attemptOnce(ResourceClient resource) {
+	private boolean attemptOnce(ResourceClient resource, boolean reader) {
 		if (!this.locked) {
 			count(CriticalSection.run(resource, this.key, false, this.sleepMillis).name());
 			return true;
 		}
 		LockHandle handle;
 		try {
-			handle = this.settings.template().tryAcquire(this.request.withTimeout(nextTimeout()));
+			LockRequest request = reader ? this.readRequest : this.request;
+			handle = this.settings.template().tryAcquire(request.withTimeout(nextTimeout()));
 		}
 		catch (LockException ex) {
 			count(Thread.currentThread().isInterrupted() ? "interruptedAcquires" : "lockErrors");
@@ -139,7 +152,8 @@ final class WorkerLoad {
 		}
 		count("grants");
 		try {
-			count(CriticalSection.run(resource, this.key, true, this.sleepMillis).name());
+			count((reader ? CriticalSection.read(resource, this.key, this.sleepMillis)
+					: CriticalSection.run(resource, this.key, true, this.sleepMillis)).name());
 		}
 		finally {
 			try {

@@ -30,15 +30,18 @@ final class WorkerProcess implements AutoCloseable {
 
 	private final List<WorkerEvent> events = new ArrayList<>();
 
-	private WorkerProcess(String id, Path directory, List<String> arguments) {
+	private WorkerProcess(String id, Path directory, List<String> arguments, int uid) {
 		this.id = id;
-		this.process = JvmProcess.builder("worker " + id, LockWorker.class.getName())
+		JvmProcess.Builder builder = JvmProcess.builder("worker " + id, LockWorker.class.getName())
 			.directory(directory)
 			.logFileName("worker-" + id + ".log")
 			.arguments(arguments)
 			.jvmOptions(JVM_OPTIONS)
-			.outputListener(this::onOutput)
-			.build();
+			.outputListener(this::onOutput);
+		if (uid >= 0) {
+			builder.runAs(uid);
+		}
+		this.process = builder.build();
 	}
 
 	/**
@@ -52,10 +55,25 @@ final class WorkerProcess implements AutoCloseable {
 	 */
 	static WorkerProcess launch(String id, Path directory, String connectString, String resource,
 			Map<String, String> settings) {
+		return launch(id, directory, connectString, resource, settings, -1);
+	}
+
+	/**
+	 * Launch a worker as the given user, see {@link JvmProcess.Builder#runAs(int)}.
+	 * @param id the worker's id
+	 * @param directory where its log goes
+	 * @param connectString the ZooKeeper connection string
+	 * @param resource the protected resource, see {@link ResourceClient#connect(String)}
+	 * @param settings further {@code --name=value} arguments
+	 * @param uid the user id, -1 to run as the test JVM's user
+	 * @return the launched worker
+	 */
+	static WorkerProcess launch(String id, Path directory, String connectString, String resource,
+			Map<String, String> settings, int uid) {
 		List<String> arguments = new ArrayList<>(
 				List.of("--id=" + id, "--connect=" + connectString, "--resource=" + resource));
 		settings.forEach((name, value) -> arguments.add("--" + name + "=" + value));
-		WorkerProcess worker = new WorkerProcess(id, directory, arguments);
+		WorkerProcess worker = new WorkerProcess(id, directory, arguments, uid);
 		worker.process.start();
 		return worker;
 	}

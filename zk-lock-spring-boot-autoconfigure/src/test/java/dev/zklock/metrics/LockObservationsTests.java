@@ -8,6 +8,7 @@ import java.util.stream.Collectors;
 import java.util.stream.StreamSupport;
 
 import io.micrometer.common.KeyValue;
+import io.micrometer.common.KeyValues;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
@@ -100,6 +101,32 @@ class LockObservationsTests {
 		});
 	}
 
+	@Test
+	void aConventionBeanOfTheUserNamesTheKeyValues() {
+		this.contextRunner.withBean(LockObservationConvention.class, RenamingConvention::new).run((context) -> {
+			context.getBean(Ledger.class).post("acct-1");
+			RecordingHandler handler = context.getBean(RecordingHandler.class);
+			assertThat(handler.stopped).hasSize(1);
+			Observation.Context observed = handler.stopped.get(0);
+			assertThat(observed).isInstanceOf(LockObservationContext.class);
+			assertThat(observed.getName()).isEqualTo("zk.lock.execution");
+			assertThat(keys(observed.getLowCardinalityKeyValues())).containsExactlyInAnyOrderEntriesOf(Map.of("lock",
+					"ledger", "zk.lock.mode", "write", "zk.lock.outcome", "acquired", "zk.lock.keys", "1"));
+		});
+	}
+
+	@Test
+	void theContextCarriesTheRequestAndOutcome() {
+		this.contextRunner.run((context) -> {
+			context.getBean(Ledger.class).post("acct-1");
+			LockObservationContext observed = (LockObservationContext) context.getBean(RecordingHandler.class).stopped
+				.get(0);
+			assertThat(observed.getRequest().name()).isEqualTo("ledger");
+			assertThat(observed.getRequest().keys()).containsExactly("acct-1");
+			assertThat(observed.getOutcome()).isEqualTo(LockOutcome.ACQUIRED);
+		});
+	}
+
 	private static Map<String, String> keys(Iterable<KeyValue> keyValues) {
 		return StreamSupport.stream(keyValues.spliterator(), false)
 			.collect(Collectors.toMap(KeyValue::getKey, KeyValue::getValue));
@@ -123,6 +150,23 @@ class LockObservationsTests {
 		@Bean
 		Ledger ledger(ObservationRegistry registry) {
 			return new Ledger(registry);
+		}
+
+	}
+
+	/**
+	 * Renames the name key and adds the number of keys, as a user would.
+	 */
+	static class RenamingConvention extends DefaultLockObservationConvention {
+
+		@Override
+		public KeyValues getLowCardinalityKeyValues(LockObservationContext context) {
+			List<KeyValue> kept = super.getLowCardinalityKeyValues(context).stream()
+				.filter((keyValue) -> !keyValue.getKey().equals(NAME))
+				.toList();
+			return KeyValues.of(kept)
+				.and("lock", context.getRequest().name())
+				.and("zk.lock.keys", Integer.toString(context.getRequest().keys().size()));
 		}
 
 	}

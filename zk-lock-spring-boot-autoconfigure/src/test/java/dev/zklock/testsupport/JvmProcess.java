@@ -80,7 +80,11 @@ public final class JvmProcess {
 
 	private final Map<String, String> environment;
 
+	private final Path javaHome;
+
 	private final List<String> classPathExclusions;
+
+	private final Integer uid;
 
 	private volatile Process process;
 
@@ -102,6 +106,8 @@ public final class JvmProcess {
 		this.outputListener = builder.outputListener;
 		this.environment = Map.copyOf(builder.environment);
 		this.classPathExclusions = List.copyOf(builder.classPathExclusions);
+		this.javaHome = (builder.javaHome != null) ? builder.javaHome : Paths.get(System.getProperty("java.home"));
+		this.uid = builder.uid;
 		writeLogbackConfig(builder.rootLogLevel);
 	}
 
@@ -132,7 +138,13 @@ public final class JvmProcess {
 			throw new IllegalStateException(this.name + " is already running (pid " + pid() + "); kill or stop it first");
 		}
 		List<String> command = new ArrayList<>();
-		command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+		if (this.uid != null) {
+			// reading the class path and writing data directories must not depend on modes
+			String capabilities = "+dac_override,+dac_read_search";
+			command.addAll(List.of("setpriv", "--reuid=" + this.uid, "--regid=" + this.uid, "--clear-groups",
+					"--inh-caps=" + capabilities, "--ambient-caps=" + capabilities));
+		}
+		command.add(this.javaHome.resolve("bin").resolve("java").toString());
 		command.addAll(this.jvmOptions);
 		command.add("-Dlogback.configurationFile=" + this.logbackConfigFile);
 		command.add("-Dzookeeper.jmx.log4j.disable=true");
@@ -464,6 +476,10 @@ public final class JvmProcess {
 
 		private final List<String> classPathExclusions = new ArrayList<>();
 
+		private Path javaHome;
+
+		private Integer uid;
+
 		private Builder(String name, String mainClass) {
 			this.name = name;
 			this.mainClass = mainClass;
@@ -566,9 +582,31 @@ public final class JvmProcess {
 		}
 
 		/**
+		 * Run the process as the given user and group id, through {@code setpriv}, so that
+		 * a {@link LoopbackFirewall} can tell its packets apart. It keeps the right to
+		 * read and write any file, as the test JVM's root user has. Needs root.
+		 * @param uid the user id, which need not exist in {@code /etc/passwd}
+		 * @return this builder
+		 */
+		public Builder runAs(int uid) {
+			this.uid = uid;
+			return this;
+		}
+
+		/**
 		 * Create the process without starting it.
 		 * @return the process
 		 */
+		/**
+		 * The JDK or JRE that runs the process; by default the one running the tests.
+		 * @param javaHome its home directory
+		 * @return this builder
+		 */
+		public Builder javaHome(Path javaHome) {
+			this.javaHome = javaHome;
+			return this;
+		}
+
 		public JvmProcess build() {
 			return new JvmProcess(this);
 		}

@@ -1,9 +1,11 @@
 package dev.zklock.testsupport;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -11,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import org.apache.curator.framework.CuratorFramework;
 
@@ -55,7 +58,7 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
 		}
 		List<Member> created = new ArrayList<>();
 		for (int id = 1; id <= builder.size; id++) {
-			created.add(new Member(id, ports.get(id - 1)[0], servers, builder));
+			created.add(new Member(id, ports.get(id - 1), servers, builder));
 		}
 		this.members = List.copyOf(created);
 	}
@@ -201,13 +204,22 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
 
 		private final int clientPort;
 
+		private final int quorumPort;
+
+		private final int electionPort;
+
+		private final int uid;
+
 		private final Path dataDirectory;
 
 		private final JvmProcess server;
 
-		private Member(int id, int clientPort, Map<String, String> servers, Builder builder) {
+		private Member(int id, int[] ports, Map<String, String> servers, Builder builder) {
 			this.id = id;
-			this.clientPort = clientPort;
+			this.clientPort = ports[0];
+			this.quorumPort = ports[1];
+			this.electionPort = ports[2];
+			int clientPort = this.clientPort;
 			Path memberDirectory = Directories.create(ZooKeeperEnsemble.this.directory.resolve("member-" + id));
 			this.dataDirectory = Directories.create(memberDirectory.resolve("data"));
 			writeMyId();
@@ -218,13 +230,33 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
 				.setAll(servers)
 				.setAll(builder.settings)
 				.writeTo(memberDirectory.resolve("zoo.cfg"));
-			this.server = JvmProcess.builder("ensemble member " + id + " (client port " + clientPort + ")", MAIN_CLASS)
+			JvmProcess.Builder process = JvmProcess
+				.builder("ensemble member " + id + " (client port " + clientPort + ")", MAIN_CLASS)
 				.directory(memberDirectory)
 				.logFileName("server.log")
 				.arguments(List.of(memberDirectory.resolve("zoo.cfg").toString()))
 				.jvmOptions(builder.jvmOptions)
-				.systemProperties(builder.systemProperties())
-				.build();
+				.systemProperties(builder.systemProperties());
+			this.uid = (builder.firewall != null) ? builder.firewall.uid("ensemble member " + id) : -1;
+			if (this.uid >= 0) {
+				process.runAs(this.uid);
+				handOver(memberDirectory, this.uid);
+			}
+			this.server = process.build();
+		}
+
+		// ZooKeeper checks access(2) on its data directory, which ignores capabilities
+		private static void handOver(Path directory, int uid) {
+			try (Stream<Path> paths = Files.walk(directory)) {
+				Files.setPosixFilePermissions(directory.getParent(), PosixFilePermissions.fromString("rwxr-xr-x"));
+				for (Path path : paths.toList()) {
+					Files.setAttribute(path, "unix:uid", uid);
+					Files.setAttribute(path, "unix:gid", uid);
+				}
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException("Could not hand " + directory + " over to user " + uid, ex);
+			}
 		}
 
 		/**
@@ -241,6 +273,40 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
 		 */
 		public int clientPort() {
 			return this.clientPort;
+		}
+
+		/**
+		 * The port on 127.0.0.1 where the leader accepts followers; only the leader
+		 * listens on it.
+		 * @return the port
+		 */
+		public int quorumPort() {
+			return this.quorumPort;
+		}
+
+		/**
+		 * The port on 127.0.0.1 where the member accepts other members' election
+		 * connections.
+		 * @return the port
+		 */
+		public int electionPort() {
+			return this.electionPort;
+		}
+
+		/**
+		 * The ports on which the member accepts other members: quorum and election.
+		 * @return the ports
+		 */
+		public List<Integer> peerPorts() {
+			return List.of(this.quorumPort, this.electionPort);
+		}
+
+		/**
+		 * The user the member runs as, given by the {@link Builder#firewall firewall}.
+		 * @return the user id, -1 without a firewall
+		 */
+		public int uid() {
+			return this.uid;
 		}
 
 		/**
@@ -401,6 +467,8 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
 
 		private Duration startupTimeout = Duration.ofSeconds(90);
 
+		private LoopbackFirewall firewall;
+
 		private Builder() {
 		}
 
@@ -469,6 +537,17 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
 		 */
 		public Builder startupTimeout(Duration startupTimeout) {
 			this.startupTimeout = startupTimeout;
+			return this;
+		}
+
+		/**
+		 * Run each member as a user of its own in the firewall, so that the connections
+		 * between members can be cut.
+		 * @param firewall the firewall, installed before the ensemble starts
+		 * @return this builder
+		 */
+		public Builder firewall(LoopbackFirewall firewall) {
+			this.firewall = firewall;
 			return this;
 		}
 

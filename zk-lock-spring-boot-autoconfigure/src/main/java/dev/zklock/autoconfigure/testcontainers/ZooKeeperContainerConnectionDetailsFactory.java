@@ -7,6 +7,7 @@ import java.util.Properties;
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.exception.NotFoundException;
 import dev.zklock.autoconfigure.ZooKeeperConnectionDetails;
+import org.jspecify.annotations.Nullable;
 import org.testcontainers.containers.Container;
 
 import org.springframework.boot.testcontainers.service.connection.ContainerConnectionDetailsFactory;
@@ -99,7 +100,7 @@ class ZooKeeperContainerConnectionDetailsFactory
 	static final class ZooKeeperContainerConnectionDetails extends ContainerConnectionDetails<Container<?>>
 			implements ZooKeeperConnectionDetails {
 
-		private volatile String connectString;
+		private volatile @Nullable String connectString;
 
 		ZooKeeperContainerConnectionDetails(ContainerConnectionSource<Container<?>> source) {
 			super(source);

@@ -1,4 +1,7 @@
 /**
  * Support for Testcontainers ZooKeeper service connections.
  */
+@NullMarked
 package dev.zklock.autoconfigure.testcontainers;
+
+import org.jspecify.annotations.NullMarked;

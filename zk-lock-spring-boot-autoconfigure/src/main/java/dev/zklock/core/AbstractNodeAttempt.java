@@ -1,0 +1,74 @@
+package dev.zklock.core;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.ReentrantLock;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.WatcherRemoveCuratorFramework;
+
+/**
+ * What every {@link NodeAttempt} keeps: a client whose watches it can remove, its
+ * result, the future that tells when it left no node behind, and the lock its
+ * state changes under. A {@link ReentrantLock} rather than a monitor, so that a
+ * virtual thread abandoning an attempt never blocks in one.
+ */
+abstract class AbstractNodeAttempt implements NodeAttempt {
+
+	final WatcherRemoveCuratorFramework client;
+
+	final CompletableFuture<LockNode> result = new CompletableFuture<>();
+
+	final CompletableFuture<Void> removed = new CompletableFuture<>();
+
+	final ReentrantLock lock = new ReentrantLock();
+
+	volatile boolean watching;
+
+	AbstractNodeAttempt(CuratorFramework client) {
+		this.client = client.newWatcherRemoveCuratorFramework();
+	}
+
+	@Override
+	public CompletableFuture<Void> removed() {
+		return this.removed;
+	}
+
+	@Override
+	public boolean isWatching() {
+		return this.watching && !this.result.isDone();
+	}
+
+	/**
+	 * Stop watching and delete our node, if there is one; {@link #removed()}
+	 * completes once ZooKeeper confirmed it.
+	 * @param path the node, or {@code null} when none was created
+	 * @return completes once the node is confirmed gone
+	 */
+	CompletableFuture<Void> deleteNode(String path) {
+		this.client.removeWatchers();
+		if (path == null) {
+			return CompletableFuture.completedFuture(null);
+		}
+		CompletableFuture<Void> deleted = Nodes.delete(this.client, path);
+		deleted.whenComplete((ignored, ex) -> settle(ex));
+		return deleted;
+	}
+
+	/**
+	 * Complete {@link #removed()}: normally, or with the failure that kept a node
+	 * from being confirmed deleted.
+	 */
+	void settle(Throwable failure) {
+		if (failure != null) {
+			this.removed.completeExceptionally(failure);
+		}
+		else {
+			this.removed.complete(null);
+		}
+	}
+
+	static Exception asException(Throwable ex) {
+		return (ex instanceof Exception exception) ? exception : new IllegalStateException(ex);
+	}
+
+}

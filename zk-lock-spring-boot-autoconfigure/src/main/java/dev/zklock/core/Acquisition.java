@@ -1,0 +1,323 @@
+package dev.zklock.core;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.zklock.LockException;
+import dev.zklock.annotation.LockMode;
+
+/**
+ * One acquisition of one or more keys of a lock, the same for blocking and
+ * asynchronous callers: the keys one after the other in the order given (sorted
+ * by the caller), all or nothing, within one timeout. Each key is a
+ * {@link NodeAttempt} with a {@link LockRegistry} entry. The wait ends at the
+ * deadline: a blocking caller, parked until then, calls {@link #timeOut()}; an
+ * asynchronous one has a timer do it ({@link #armTimer()}).
+ * <p>
+ * The {@link #result()} completes with the holds, with {@code null} when the
+ * timeout elapsed or a single try found a key taken, exceptionally with a
+ * {@link LockException} on failure or a {@link CancellationException} once
+ * {@link #cancel() cancelled}. Whenever it does not complete with holds, it
+ * completes only after every node the acquisition created is confirmed deleted
+ * (or left to Curator's guaranteed delete), so nothing is left half-held.
+ */
+final class Acquisition {
+
+	// lock lifecycle is logged under the manager users know and configure
+	private static final Logger logger = LoggerFactory.getLogger(CuratorLockManager.class);
+
+	private final LockEngine engine;
+
+	private final String name;
+
+	private final LockMode mode;
+
+	private final int permits;
+
+	private final List<Target> targets;
+
+	private final Thread owner;
+
+	private final byte[] data;
+
+	private final long timeoutNanos;
+
+	private final long deadline;
+
+	private final CompletableFuture<List<Hold>> result = new CompletableFuture<>();
+
+	private final List<Hold> taken = new ArrayList<>();
+
+	private final ReentrantLock lock = new ReentrantLock();
+
+	private NodeAttempt current;
+
+	private ScheduledFuture<?> timer;
+
+	private boolean finished;
+
+	/**
+	 * A key to lock.
+	 *
+	 * @param key the key, or {@code null} for a lock without keys
+	 * @param path its lock path
+	 * @param fixedName for a READ of the thread that holds WRITE on the same path,
+	 * the name of the read node sorted at its write node; else {@code null}
+	 */
+	record Target(String key, String path, String fixedName) {
+
+	}
+
+	Acquisition(LockEngine engine, String name, LockMode mode, int permits, List<Target> targets, Thread owner,
+			long timeoutNanos) {
+		this.engine = engine;
+		this.name = name;
+		this.mode = mode;
+		this.permits = permits;
+		this.targets = targets;
+		this.owner = owner;
+		this.data = engine.ownerData().forCurrentThread();
+		this.timeoutNanos = timeoutNanos;
+		this.deadline = System.nanoTime() + timeoutNanos;
+	}
+
+	CompletableFuture<List<Hold>> result() {
+		return this.result;
+	}
+
+	/**
+	 * Whether the key being locked waits for a watch.
+	 */
+	boolean isWatching() {
+		NodeAttempt attempt = this.current;
+		return attempt != null && attempt.isWatching();
+	}
+
+	/**
+	 * The key being locked now, for messages.
+	 */
+	String currentKey() {
+		this.lock.lock();
+		try {
+			return this.targets.get(Math.min(this.taken.size(), this.targets.size() - 1)).key();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	void start() {
+		next();
+	}
+
+	/**
+	 * Abandon the acquisition unless it holds every key already: its nodes are
+	 * deleted and the result then completes with a {@link CancellationException}.
+	 * @return whether it was still pending
+	 */
+	boolean cancel() {
+		return giveUp(new CancellationException("Acquisition of lock '" + this.name + "' cancelled"));
+	}
+
+	private void next() {
+		Target target;
+		NodeAttempt attempt;
+		LockRegistry.Entry entry;
+		List<Hold> holds = null;
+		this.lock.lock();
+		try {
+			if (this.finished) {
+				return;
+			}
+			int index = this.taken.size();
+			if (index == this.targets.size()) {
+				finish();
+				holds = List.copyOf(this.taken);
+				target = null;
+				attempt = null;
+				entry = null;
+			}
+			else {
+				target = this.targets.get(index);
+				entry = this.engine.registry()
+					.waiting(this.name, target.key(), target.path(), this.mode, this.owner,
+							this.engine.lossHandler().lossEpoch());
+				attempt = this.engine.newAttempt(target, this.mode, this.permits, this.data, this.timeoutNanos == 0);
+				this.current = attempt;
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+		if (holds != null) {
+			this.result.complete(holds);
+			return;
+		}
+		attempt.start().whenComplete((node, ex) -> keyDone(target, entry, attempt, node, ex));
+	}
+
+	private void keyDone(Target target, LockRegistry.Entry entry, NodeAttempt attempt, LockNode node, Throwable ex) {
+		if (node == null) {
+			this.engine.registry().remove(entry);
+			if (ex != null) {
+				fail(target, attempt, ex);
+			}
+			else {
+				giveUp(null);
+			}
+			return;
+		}
+		this.engine.registry().held(entry, node);
+		Hold hold = new Hold(entry, attempt);
+		boolean kept;
+		this.lock.lock();
+		try {
+			kept = !this.finished;
+			if (kept) {
+				this.taken.add(hold);
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+		if (!kept) {
+			// the wait ended while the node won: give it back
+			this.engine.release(List.of(hold));
+			return;
+		}
+		if (logger.isDebugEnabled()) {
+			logger.debug("Acquired lock '{}' key '{}' ({}), fencing token {}", this.name,
+					KeyEncoder.abbreviate(target.key()), this.mode, node.czxid());
+		}
+		this.engine.lossHandler().acquired(entry);
+		next();
+	}
+
+	// Timeout, cancellation or a key found taken by a single try; null completes with "not acquired"
+	private boolean giveUp(CancellationException cancellation) {
+		List<Hold> holds;
+		NodeAttempt attempt;
+		this.lock.lock();
+		try {
+			if (this.finished) {
+				return false;
+			}
+			finish();
+			holds = new ArrayList<>(this.taken);
+			attempt = this.current;
+		}
+		finally {
+			this.lock.unlock();
+		}
+		List<CompletableFuture<?>> cleanups = new ArrayList<>();
+		if (attempt != null) {
+			attempt.abandon();
+			cleanups.add(attempt.removed());
+		}
+		cleanups.add(this.engine.release(holds));
+		whenSettled(cleanups, () -> {
+			if (cancellation != null) {
+				this.result.completeExceptionally(cancellation);
+			}
+			else {
+				logger.debug("Lock '{}' not acquired within the timeout", this.name);
+				this.result.complete(null);
+			}
+		});
+		return true;
+	}
+
+	private void fail(Target target, NodeAttempt attempt, Throwable ex) {
+		List<Hold> holds;
+		this.lock.lock();
+		try {
+			if (this.finished) {
+				return;
+			}
+			finish();
+			holds = new ArrayList<>(this.taken);
+		}
+		finally {
+			this.lock.unlock();
+		}
+		Throwable cause = LockEngine.unwrap(ex);
+		LockException failure = (cause instanceof LockException lockException) ? lockException
+				: new LockException("Could not acquire lock '" + this.name + "' key '"
+						+ KeyEncoder.abbreviate(target.key()) + "' in " + describeMode() + " mode at " + target.path()
+						+ ": " + cause + "; " + this.engine.advice(cause), cause);
+		whenSettled(List.of(attempt.removed(), this.engine.release(holds)),
+				() -> this.result.completeExceptionally(failure));
+	}
+
+	private String describeMode() {
+		return (this.owner != null) ? this.mode.toString() : "asynchronous " + this.mode;
+	}
+
+	/**
+	 * When the wait ends, on {@link System#nanoTime()}'s clock.
+	 */
+	long deadline() {
+		return this.deadline;
+	}
+
+	/**
+	 * Whether the wait has an end: not a single try, nor an endless wait.
+	 */
+	boolean isTimed() {
+		return this.timeoutNanos != 0 && this.timeoutNanos < LockEngine.MAX_WAIT_NANOS;
+	}
+
+	/**
+	 * End the wait unless every key is held: the result completes with {@code null}
+	 * once the nodes are gone.
+	 */
+	void timeOut() {
+		giveUp(null);
+	}
+
+	/**
+	 * Have the engine's timer end the wait at the deadline, for callers that do not
+	 * wait themselves.
+	 */
+	void armTimer() {
+		if (!isTimed()) {
+			return;
+		}
+		this.lock.lock();
+		try {
+			if (!this.finished && this.timer == null) {
+				this.timer = this.engine.schedule(this::timeOut, this.deadline - System.nanoTime(),
+						TimeUnit.NANOSECONDS);
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	private void finish() {
+		this.finished = true;
+		if (this.timer != null) {
+			this.timer.cancel(false);
+		}
+	}
+
+	// Runs once every node is gone; a deletion that failed is Curator's to finish in the background
+	private static void whenSettled(List<CompletableFuture<?>> cleanups, Runnable then) {
+		CompletableFuture.allOf(cleanups.toArray(new CompletableFuture<?>[0])).whenComplete((ignored, ex) -> {
+			if (ex != null) {
+				logger.debug("A lock node could not be confirmed deleted; Curator keeps deleting it", ex);
+			}
+			then.run();
+		});
+	}
+
+}

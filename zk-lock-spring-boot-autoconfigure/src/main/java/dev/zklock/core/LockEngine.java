@@ -1,0 +1,277 @@
+package dev.zklock.core;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.imps.CuratorFrameworkState;
+import org.apache.curator.utils.PathUtils;
+import org.apache.zookeeper.KeeperException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.zklock.LockException;
+import dev.zklock.annotation.LockMode;
+
+/**
+ * The one non-blocking lock engine behind {@link CuratorLockManager} and its
+ * {@link AsyncLockManager} view: where locks live, how an {@link Acquisition}
+ * starts and how its {@link Hold}s are released, the {@link LockRegistry} of every
+ * hold and wait, and the {@link ConnectionLossHandler} that keeps them in line
+ * with the connection. No thread waits in here; callers that block do so on the
+ * futures it returns.
+ */
+final class LockEngine implements AutoCloseable {
+
+	static final long MAX_WAIT_NANOS = Long.MAX_VALUE / 4;
+
+	// lock lifecycle is logged under the manager users know and configure
+	private static final Logger logger = LoggerFactory.getLogger(CuratorLockManager.class);
+
+	private final CuratorFramework client;
+
+	private final String basePath;
+
+	private final Duration defaultTimeout;
+
+	private final LockRegistry registry = new LockRegistry();
+
+	private final ConnectionLossHandler lossHandler;
+
+	private final ScheduledThreadPoolExecutor timer;
+
+	private volatile LockOwnerData ownerData = LockOwnerData.json(null);
+
+	LockEngine(CuratorFramework client, String basePath, Duration defaultTimeout) {
+		this.client = Objects.requireNonNull(client, "client must not be null");
+		this.basePath = normalizeBasePath(basePath);
+		Objects.requireNonNull(defaultTimeout, "defaultTimeout must not be null");
+		if (defaultTimeout.isNegative()) {
+			throw new IllegalArgumentException(
+					"zk-lock.default-timeout must not be negative, got " + defaultTimeout + "; use 0 to try once");
+		}
+		this.defaultTimeout = defaultTimeout;
+		this.timer = new ScheduledThreadPoolExecutor(1, (task) -> {
+			Thread thread = new Thread(task, "zk-lock-timer");
+			thread.setDaemon(true);
+			return thread;
+		});
+		this.timer.setRemoveOnCancelPolicy(true);
+		this.lossHandler = new ConnectionLossHandler(client, this.registry);
+		this.lossHandler.start();
+	}
+
+	CuratorFramework client() {
+		return this.client;
+	}
+
+	String basePath() {
+		return this.basePath;
+	}
+
+	LockRegistry registry() {
+		return this.registry;
+	}
+
+	ConnectionLossHandler lossHandler() {
+		return this.lossHandler;
+	}
+
+	LockOwnerData ownerData() {
+		return this.ownerData;
+	}
+
+	void setOwnerData(LockOwnerData ownerData) {
+		this.ownerData = Objects.requireNonNull(ownerData, "ownerData must not be null");
+	}
+
+	String pathFor(String name, String key) {
+		String keySegment = (key != null) ? KeyEncoder.encode(key) : KeyEncoder.NO_KEY;
+		return this.basePath + "/" + KeyEncoder.encode(name) + "/" + keySegment;
+	}
+
+	/**
+	 * Start acquiring keys of a lock.
+	 * @param name the lock name
+	 * @param mode the mode
+	 * @param permits the permits, for SEMAPHORE
+	 * @param targets the keys, in the order to lock them
+	 * @param timeout the longest wait, {@code null} for the default, 0 to try once
+	 * @param owner the thread that will own the holds, {@code null} for none
+	 * @return the started acquisition
+	 */
+	Acquisition acquire(String name, LockMode mode, int permits, List<Acquisition.Target> targets, Duration timeout,
+			Thread owner) {
+		Duration wait = (timeout != null) ? timeout : this.defaultTimeout;
+		long nanos = (wait.compareTo(Duration.ofNanos(MAX_WAIT_NANOS)) >= 0) ? MAX_WAIT_NANOS : wait.toNanos();
+		Acquisition acquisition = new Acquisition(this, name, mode, permits, targets, owner, nanos);
+		acquisition.start();
+		return acquisition;
+	}
+
+	NodeAttempt newAttempt(Acquisition.Target target, LockMode mode, int permits, byte[] data, boolean tryOnce) {
+		return switch (mode) {
+			case MUTEX -> new QueueAttempt(this.client, target.path(), QueueRule.MUTEX, data, tryOnce, null);
+			case READ -> new QueueAttempt(this.client, target.path(), QueueRule.READ, data, tryOnce,
+					target.fixedName());
+			case WRITE -> new QueueAttempt(this.client, target.path(), QueueRule.WRITE, data, tryOnce, null);
+			case SEMAPHORE -> new LeaseAttempt(this.client, target.path(), permits, data, tryOnce);
+		};
+	}
+
+	/**
+	 * Release holds, the last taken first. Every hold is released; a release that
+	 * ZooKeeper does not confirm is confirmed later by the loss handler.
+	 * @param holds the holds
+	 * @return completes once every release is confirmed, else exceptionally with a
+	 * {@link LockException} (the locks are no longer held by this process either way)
+	 */
+	CompletableFuture<Void> release(List<Hold> holds) {
+		if (holds.isEmpty()) {
+			return CompletableFuture.completedFuture(null);
+		}
+		List<CompletableFuture<Void>> releases = new ArrayList<>(holds.size());
+		for (int i = holds.size() - 1; i >= 0; i--) {
+			releases.add(release(holds.get(i)));
+		}
+		if (releases.size() == 1) {
+			return releases.get(0);
+		}
+		CompletableFuture<Void> all = new CompletableFuture<>();
+		CompletableFuture.allOf(releases.toArray(new CompletableFuture<?>[0])).whenComplete((ignored, ex) -> {
+			LockException failure = null;
+			for (CompletableFuture<Void> release : releases) {
+				Throwable cause = release.handle((v, t) -> t).join();
+				if (cause != null && failure == null) {
+					failure = (LockException) unwrap(cause);
+				}
+				else if (cause != null) {
+					failure.addSuppressed(unwrap(cause));
+				}
+			}
+			if (failure != null) {
+				all.completeExceptionally(failure);
+			}
+			else {
+				all.complete(null);
+			}
+		});
+		return all;
+	}
+
+	private CompletableFuture<Void> release(Hold hold) {
+		LockRegistry.Entry entry = hold.entry();
+		// a lost lock went with its session: nothing to confirm
+		boolean sessionGone = this.registry.transition(entry, LockRegistry.Entry.OWNED, LockState.RELEASING) == null;
+		return hold.attempt().release().handle((ignored, ex) -> {
+			if (ex == null || sessionGone) {
+				this.registry.remove(entry);
+			}
+			else {
+				this.lossHandler.releaseFailed();
+			}
+			if (ex == null) {
+				if (logger.isDebugEnabled()) {
+					logger.debug("Released lock '{}' key '{}' ({})", entry.name(), KeyEncoder.abbreviate(entry.key()),
+							entry.mode());
+				}
+				return null;
+			}
+			Throwable cause = unwrap(ex);
+			String key = KeyEncoder.abbreviate(entry.key());
+			logger.error("Could not release lock '{}' key '{}' ({} mode) at {}; this process no longer holds it, and "
+					+ "Curator deletes the node in the background or ZooKeeper when the session ends", entry.name(),
+					key, entry.mode(), entry.node().path(), cause);
+			throw new CompletionException(new LockException("Could not release lock '" + entry.name() + "' key '" + key
+					+ "' at " + entry.node().path() + ": " + cause + "; the lock is no longer held by this process "
+					+ "and its node is deleted in the background, " + advice(cause), cause));
+		});
+	}
+
+	ScheduledFuture<?> schedule(Runnable task, long delay, TimeUnit unit) {
+		try {
+			return this.timer.schedule(task, delay, unit);
+		}
+		catch (RejectedExecutionException ex) {
+			// closed: the wait is not cut short, as a closed manager takes no new locks
+			logger.debug("Lock manager closed; not timing a wait", ex);
+			return null;
+		}
+	}
+
+	void checkStarted(String name) {
+		CuratorFrameworkState state = this.client.getState();
+		if (state != CuratorFrameworkState.STARTED) {
+			throw new LockException("Cannot acquire lock '" + name + "': the Curator client is " + state
+					+ ", not STARTED; start it before taking locks");
+		}
+	}
+
+	// What to check for a ZooKeeper failure: the credentials when an ACL refused us
+	String advice(Throwable ex) {
+		for (Throwable current = ex; current != null; current = current.getCause()) {
+			if (current instanceof KeeperException.NoAuthException) {
+				return "ZooKeeper refused access to a node under " + this.basePath + " (NoAuth): an ACL of another "
+						+ "identity protects it, so set zk-lock.auth.scheme and zk-lock.auth.credentials to the "
+						+ "credentials of the applications that share these locks, or use a zk-lock.base-path of "
+						+ "your own";
+			}
+		}
+		return "check the ZooKeeper connection (zk-lock.connect-string)";
+	}
+
+	/**
+	 * Stop listening to the client and stop the timer. Locks still held stay held
+	 * until released or until the client closes.
+	 */
+	@Override
+	public void close() {
+		this.lossHandler.close();
+		this.timer.shutdownNow();
+	}
+
+	static Throwable unwrap(Throwable ex) {
+		Throwable current = ex;
+		while ((current instanceof CompletionException || current instanceof ExecutionException)
+				&& current.getCause() != null) {
+			current = current.getCause();
+		}
+		return current;
+	}
+
+	static String normalizeBasePath(String basePath) {
+		if (basePath == null || basePath.isBlank()) {
+			throw new IllegalArgumentException("zk-lock.base-path must not be blank; use a node such as /locks");
+		}
+		String path = basePath.trim();
+		while (path.length() > 1 && path.endsWith("/")) {
+			path = path.substring(0, path.length() - 1);
+		}
+		try {
+			PathUtils.validatePath(path);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException(
+					"zk-lock.base-path '" + basePath + "' is not a valid ZooKeeper path: " + ex.getMessage(), ex);
+		}
+		if (path.equals("/")) {
+			throw new IllegalArgumentException(
+					"zk-lock.base-path must not be the root '/'; use a dedicated node such as /locks");
+		}
+		if (path.equals("/zookeeper") || path.startsWith("/zookeeper/")) {
+			throw new IllegalArgumentException("zk-lock.base-path '" + basePath
+					+ "' lies in ZooKeeper's reserved /zookeeper tree; use a dedicated node such as /locks");
+		}
+		return path;
+	}
+
+}

@@ -1,0 +1,48 @@
+package dev.zklock.core;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One attempt to hold one lock path with a node of our own, without blocking any
+ * thread: every ZooKeeper call runs in the background and a watch wakes the
+ * attempt. An attempt is used once, by one acquisition, and may be abandoned or
+ * released from any thread.
+ */
+interface NodeAttempt {
+
+	/**
+	 * Start the attempt.
+	 * @return completes with our node once it holds, with {@code null} when trying
+	 * once found the lock taken or the attempt was abandoned, or exceptionally on a
+	 * ZooKeeper failure (our node is deleted then)
+	 */
+	CompletableFuture<LockNode> start();
+
+	/**
+	 * Give up: stop waiting and delete our node, now or once its creation is
+	 * confirmed. Does nothing once the attempt holds; release it instead.
+	 */
+	void abandon();
+
+	/**
+	 * Release a held lock by deleting our node; Curator keeps deleting it in the
+	 * background when ZooKeeper fails.
+	 * @return completes once ZooKeeper confirmed the deletion, exceptionally when it
+	 * could not be confirmed yet
+	 */
+	CompletableFuture<Void> release();
+
+	/**
+	 * Completes once the attempt leaves no node behind: its node is confirmed
+	 * deleted, or none was created. Never completes while the lock is held.
+	 * @return the future
+	 */
+	CompletableFuture<Void> removed();
+
+	/**
+	 * Whether the attempt waits for a watch, queued behind another holder.
+	 * @return whether it waits
+	 */
+	boolean isWatching();
+
+}

@@ -1,0 +1,7 @@
+/**
+ * Micrometer meters and observations of lock use.
+ */
+@NullMarked
+package dev.zklock.metrics;
+
+import org.jspecify.annotations.NullMarked;
