@@ -23,6 +23,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 
@@ -193,6 +194,34 @@ class SpringCloudZookeeperNeighbourTests {
 	}
 
 	@Test
+	void aConfigDataClientRegisteredAsASingletonIsSharedOrLeftAlone() throws Exception {
+		// what Spring Cloud Zookeeper Config does with the client it read the configuration with
+		try (CuratorFramework configData = observer(a())) {
+			try (ConfigurableApplicationContext app = start((context) -> context.getBeanFactory()
+				.registerSingleton("configDataCuratorFramework", configData),
+					"spring.cloud.zookeeper.connect-string=" + a())) {
+				assertThat(app.getBean(ZkLockClient.class).getSharedBeanName()).isEqualTo("configDataCuratorFramework");
+				String registration = awaitRegistration(onA);
+				try (LockHandle lock = lock(app, "config-data-shared")) {
+					assertThat(owner(onA, lock.nodePath())).isEqualTo(sessionId(configData));
+					assertThat(owner(onA, registration)).isEqualTo(sessionId(configData));
+				}
+			}
+			try (ConfigurableApplicationContext app = start((context) -> context.getBeanFactory()
+				.registerSingleton("configDataCuratorFramework", configData),
+					"spring.cloud.zookeeper.connect-string=" + a(), "zk-lock.connect-string=" + b())) {
+				ZkLockClient zkLock = app.getBean(ZkLockClient.class);
+				assertThat(zkLock.isShared()).isFalse();
+				String registration = awaitRegistration(onA);
+				assertThat(owner(onA, registration)).isEqualTo(sessionId(configData));
+				try (LockHandle lock = lock(app, "config-data-untouched")) {
+					assertThat(owner(onB, lock.nodePath())).isEqualTo(sessionId(zkLock.getCuratorFramework()));
+				}
+			}
+		}
+	}
+
+	@Test
 	void sharedWithAZkLockConnectStringFailsNamingBoth(CapturedOutput output) {
 		assertThatExceptionOfType(Exception.class)
 			.isThrownBy(() -> start("spring.cloud.zookeeper.connect-string=" + a(), "zk-lock.client-mode=shared",
@@ -228,10 +257,19 @@ class SpringCloudZookeeperNeighbourTests {
 	}
 
 	private ConfigurableApplicationContext start(String... properties) {
-		return start(null, properties);
+		return builder(null, properties).run();
+	}
+
+	private ConfigurableApplicationContext start(ApplicationContextInitializer<ConfigurableApplicationContext> initializer,
+			String... properties) {
+		return builder(null, properties).initializers(initializer).run();
 	}
 
 	private ConfigurableApplicationContext start(Class<?> extra, String... properties) {
+		return builder(extra, properties).run();
+	}
+
+	private SpringApplicationBuilder builder(Class<?> extra, String... properties) {
 		List<String> all = new ArrayList<>(List.of("spring.application.name=" + this.service, "server.port=0",
 				"server.address=127.0.0.1", "spring.cloud.zookeeper.discovery.instance-host=127.0.0.1",
 				"spring.cloud.zookeeper.discovery.instance-ip-address=127.0.0.1",
@@ -241,7 +279,7 @@ class SpringCloudZookeeperNeighbourTests {
 		if (extra != null) {
 			builder.sources(extra);
 		}
-		return builder.properties(all.toArray(String[]::new)).run();
+		return builder.properties(all.toArray(String[]::new));
 	}
 
 	private LockHandle lock(ConfigurableApplicationContext app, String name) {
