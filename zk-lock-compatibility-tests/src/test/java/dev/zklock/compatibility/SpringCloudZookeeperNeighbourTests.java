@@ -2,7 +2,6 @@ package dev.zklock.compatibility;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -30,7 +29,6 @@ import org.springframework.context.annotation.Bean;
 import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
 import dev.zklock.autoconfigure.ZkLockClient;
-import dev.zklock.autoconfigure.ZkLockClientModeException;
 import dev.zklock.core.LockManager;
 import dev.zklock.health.ZkLockHealthIndicator;
 import dev.zklock.testsupport.InJvmZooKeeper;
@@ -221,41 +219,6 @@ class SpringCloudZookeeperNeighbourTests {
 		}
 	}
 
-	@Test
-	void sharedWithAZkLockConnectStringFailsNamingBoth(CapturedOutput output) {
-		assertThatExceptionOfType(Exception.class)
-			.isThrownBy(() -> start("spring.cloud.zookeeper.connect-string=" + a(), "zk-lock.client-mode=shared",
-					"zk-lock.connect-string=" + b()))
-			.havingRootCause()
-			.isInstanceOf(ZkLockClientModeException.class)
-			.withMessageContaining("zk-lock.client-mode=shared contradicts zk-lock.connect-string");
-		assertThat(output).contains("APPLICATION FAILED TO START")
-			.contains("zk-lock.client-mode=shared contradicts zk-lock.connect-string");
-	}
-
-	@Test
-	void sharedWithNoClientToShareFails(CapturedOutput output) {
-		assertThatExceptionOfType(Exception.class)
-			.isThrownBy(() -> start("spring.cloud.zookeeper.enabled=false", "zk-lock.client-mode=shared"))
-			.havingRootCause()
-			.isInstanceOf(ZkLockClientModeException.class)
-			.withMessageContaining("zk-lock.client-mode=shared but the application has no CuratorFramework bean");
-		assertThat(output).contains("APPLICATION FAILED TO START");
-	}
-
-	@Test
-	void noClientAndNoConnectStringNamesSpringCloudsConnectString(CapturedOutput output) {
-		assertThatExceptionOfType(Exception.class)
-			.isThrownBy(() -> start("spring.cloud.zookeeper.enabled=false",
-					"spring.cloud.zookeeper.connect-string=" + a()))
-			.havingRootCause()
-			.isInstanceOf(ZkLockClientModeException.class)
-			.withMessageContaining("zk-lock.connect-string is not set, while spring.cloud.zookeeper.connect-string='"
-					+ a() + "' is");
-		assertThat(output).contains("APPLICATION FAILED TO START")
-			.contains("spring.cloud.zookeeper.connect-string='" + a() + "'");
-	}
-
 	private ConfigurableApplicationContext start(String... properties) {
 		return builder(null, properties).run();
 	}
@@ -270,16 +233,8 @@ class SpringCloudZookeeperNeighbourTests {
 	}
 
 	private SpringApplicationBuilder builder(Class<?> extra, String... properties) {
-		List<String> all = new ArrayList<>(List.of("spring.application.name=" + this.service, "server.port=0",
-				"server.address=127.0.0.1", "spring.cloud.zookeeper.discovery.instance-host=127.0.0.1",
-				"spring.cloud.zookeeper.discovery.instance-ip-address=127.0.0.1",
-				"management.endpoints.web.exposure.include=health,locks"));
-		all.addAll(List.of(properties));
-		SpringApplicationBuilder builder = new SpringApplicationBuilder(NeighbourApplication.class);
-		if (extra != null) {
-			builder.sources(extra);
-		}
-		return builder.properties(all.toArray(String[]::new));
+		SpringApplicationBuilder builder = NeighbourApps.builder(this.service, properties);
+		return (extra != null) ? builder.sources(extra) : builder;
 	}
 
 	private LockHandle lock(ConfigurableApplicationContext app, String name) {

@@ -10,7 +10,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -104,12 +103,7 @@ class ZooKeeper34Tests {
 	}
 
 	private ConfigurableApplicationContext start(String... properties) {
-		return new SpringApplicationBuilder(NeighbourApplication.class)
-			.properties("spring.application.name=zk34", "server.port=0", "server.address=127.0.0.1",
-					"spring.cloud.zookeeper.discovery.instance-host=127.0.0.1",
-					"spring.cloud.zookeeper.discovery.instance-ip-address=127.0.0.1")
-			.properties(properties)
-			.run();
+		return NeighbourApps.builder("zk34", properties).run();
 	}
 
 }
