@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
 
@@ -40,6 +41,8 @@ public class LocksEndpoint {
 
 	private final LockQueueReader queueReader;
 
+	private volatile @Nullable Map<String, Object> clientDescription;
+
 	/**
 	 * Create a new endpoint for synchronous locks only.
 	 * @param lockManager supplies the lock manager, or {@code null} when the
@@ -66,6 +69,15 @@ public class LocksEndpoint {
 	}
 
 	/**
+	 * Set which ZooKeeper client the locks use, reported as {@code client}: for example
+	 * whether it is shared with the application, and which bean.
+	 * @param clientDescription the description, or {@code null} for none
+	 */
+	public void setClientDescription(@Nullable Map<String, Object> clientDescription) {
+		this.clientDescription = (clientDescription != null) ? Map.copyOf(clientDescription) : null;
+	}
+
+	/**
 	 * The locks this process holds and awaits.
 	 * @return the locks
 	 */
@@ -85,7 +97,7 @@ public class LocksEndpoint {
 			waiting += registry.waitingCount();
 		}
 		List<LockDescriptor> locks = infos.stream().map(LockDescriptor::of).sorted(ORDER).toList();
-		return new LocksDescriptor(basePath, held, waiting, locks);
+		return new LocksDescriptor(basePath, held, waiting, locks, this.clientDescription);
 	}
 
 	/**
@@ -110,8 +122,22 @@ public class LocksEndpoint {
 	 * @param waiting the number of locks awaited (for asynchronous locks, the
 	 * number of pending acquisitions)
 	 * @param locks each lock held or awaited, per key
+	 * @param client which ZooKeeper client the locks use, or {@code null} when not
+	 * known
 	 */
-	public record LocksDescriptor(@Nullable String basePath, int held, int waiting, List<LockDescriptor> locks) {
+	public record LocksDescriptor(@Nullable String basePath, int held, int waiting, List<LockDescriptor> locks,
+			@Nullable Map<String, Object> client) {
+
+		/**
+		 * Create a descriptor that does not say which client the locks use.
+		 * @param basePath the path under which lock nodes live
+		 * @param held the number of locks held
+		 * @param waiting the number of locks awaited
+		 * @param locks each lock held or awaited, per key
+		 */
+		public LocksDescriptor(@Nullable String basePath, int held, int waiting, List<LockDescriptor> locks) {
+			this(basePath, held, waiting, locks, null);
+		}
 
 	}
 

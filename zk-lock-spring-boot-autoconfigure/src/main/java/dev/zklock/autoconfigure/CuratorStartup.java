@@ -20,7 +20,8 @@ import org.springframework.util.StringUtils;
  * its first connection: fails startup, or warns and lets the client retry in the
  * background, as {@code zk-lock.startup.fail-fast} says. When the connection is late,
  * a {@link ZooKeeperTlsProbe} looks for a TLS mistake, which ends the wait at once.
- * Logs the negotiated session timeout once connected.
+ * Logs the negotiated session timeout once connected, and fails when the server is
+ * older than ZooKeeper 3.5 ({@link ZooKeeperServerCheck}).
  */
 final class CuratorStartup {
 
@@ -63,6 +64,7 @@ final class CuratorStartup {
 		long deadline = System.nanoTime() + wait.toNanos();
 		if (awaitConnection(client, min(wait, PROBE_AFTER))) {
 			reporter.report(client);
+			checkServer(client);
 			return;
 		}
 		// a late first connection is often a TLS mistake that no amount of waiting fixes
@@ -71,6 +73,7 @@ final class CuratorStartup {
 				: awaitConnection(client, remaining(deadline));
 		if (connected) {
 			reporter.report(client);
+			checkServer(client);
 			return;
 		}
 		if (this.properties.getStartup().isFailFast()) {
@@ -89,6 +92,17 @@ final class CuratorStartup {
 		logger.warn("zk-lock: not connected to ZooKeeper at {} within {} (zk-lock.startup.wait); starting anyway "
 				+ "because zk-lock.startup.fail-fast=false. The client keeps retrying in the background and locks "
 				+ "fail until it connects.", this.connectString, ZkLockPropertiesValidator.format(wait));
+	}
+
+	// An unsupported server is no passing problem: fail whatever zk-lock.startup.fail-fast says
+	private void checkServer(CuratorFramework client) {
+		try {
+			ZooKeeperServerCheck.check(client, this.connectString);
+		}
+		catch (UnsupportedZooKeeperServerException ex) {
+			client.close();
+			throw ex;
+		}
 	}
 
 	private @Nullable ZooKeeperTlsException probeTls(Duration timeout) {

@@ -6,6 +6,7 @@ import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.springframework.aop.config.AopConfigUtils;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -48,7 +49,7 @@ import dev.zklock.core.LockOwnerData;
  */
 @AutoConfiguration(after = ZkLockAutoConfiguration.class)
 @ConditionalOnClass({ CuratorFramework.class, InterProcessMutex.class })
-@ConditionalOnBean(CuratorFramework.class)
+@ConditionalOnBean(ZkLockClient.class)
 @EnableConfigurationProperties(ZkLockProperties.class)
 @Import(DistributedLockAutoConfiguration.AutoProxyCreatorRegistrar.class)
 public final class DistributedLockAutoConfiguration {
@@ -59,9 +60,10 @@ public final class DistributedLockAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	LockManager zkLockManager(CuratorFramework client, ZkLockProperties properties, Environment environment,
-			ObjectProvider<LockOwnerData> ownerData, ObjectProvider<LockLossListener> lossListeners,
-			ObjectProvider<AsyncLockManager> asyncLockManager, ApplicationEventPublisher eventPublisher) {
+	LockManager zkLockManager(@Qualifier(ZkLockClient.QUALIFIER) CuratorFramework client, ZkLockProperties properties,
+			Environment environment, ObjectProvider<LockOwnerData> ownerData,
+			ObjectProvider<LockLossListener> lossListeners, ObjectProvider<AsyncLockManager> asyncLockManager,
+			ApplicationEventPublisher eventPublisher) {
 		CuratorLockManager manager = new CuratorLockManager(client, properties.getBasePath(),
 				properties.getDefaultTimeout());
 		manager.setInterruptOnLoss(properties.isInterruptOnLoss());
@@ -77,7 +79,8 @@ public final class DistributedLockAutoConfiguration {
 	// The asynchronous view of the one engine; a lock manager of the user's own gets an engine of its own here
 	@Bean
 	@ConditionalOnMissingBean
-	AsyncLockManager zkAsyncLockManager(LockManager lockManager, CuratorFramework client, ZkLockProperties properties,
+	AsyncLockManager zkAsyncLockManager(LockManager lockManager,
+			@Qualifier(ZkLockClient.QUALIFIER) CuratorFramework client, ZkLockProperties properties,
 			Environment environment, ObjectProvider<LockOwnerData> ownerData,
 			ObjectProvider<LockLossListener> lossListeners, ApplicationEventPublisher eventPublisher) {
 		if (InstrumentedLockManager.unwrap(lockManager) instanceof CuratorLockManager curator) {

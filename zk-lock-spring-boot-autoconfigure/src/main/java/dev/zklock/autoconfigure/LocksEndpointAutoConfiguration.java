@@ -9,7 +9,6 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.context.annotation.Bean;
 
 import dev.zklock.actuate.LockQueueReader;
@@ -24,17 +23,18 @@ import dev.zklock.core.LockManager;
  */
 @AutoConfiguration(after = DistributedLockAutoConfiguration.class)
 @ConditionalOnClass({ CuratorFramework.class, Endpoint.class, ConditionalOnAvailableEndpoint.class })
-@ConditionalOnSingleCandidate(CuratorFramework.class)
-@ConditionalOnBean(LockManager.class)
+@ConditionalOnBean({ LockManager.class, ZkLockClient.class })
 public final class LocksEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnAvailableEndpoint
 	LocksEndpoint locksEndpoint(ObjectProvider<LockManager> lockManager,
-			ObjectProvider<AsyncLockManager> asyncLockManager, CuratorFramework client) {
-		return new LocksEndpoint(LockManagers.curator(lockManager), LockManagers.async(asyncLockManager),
-				new LockQueueReader(client));
+			ObjectProvider<AsyncLockManager> asyncLockManager, ZkLockClient client) {
+		LocksEndpoint endpoint = new LocksEndpoint(LockManagers.curator(lockManager),
+				LockManagers.async(asyncLockManager), new LockQueueReader(client.getCuratorFramework()));
+		endpoint.setClientDescription(client.describe());
+		return endpoint;
 	}
 
 }

@@ -6,7 +6,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
@@ -22,15 +22,15 @@ import dev.zklock.health.ZkLockHealthIndicator;
  */
 @AutoConfiguration(after = { ZkLockAutoConfiguration.class, DistributedLockAutoConfiguration.class })
 @ConditionalOnClass({ CuratorFramework.class, HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class })
-@ConditionalOnSingleCandidate(CuratorFramework.class)
+@ConditionalOnBean(ZkLockClient.class)
 public final class ZkLockHealthContributorAutoConfiguration {
 
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean(name = "zkLockHealthIndicator")
 	@ConditionalOnEnabledHealthIndicator("zklock")
-	ZkLockHealthIndicator zkLockHealthIndicator(CuratorFramework client, ObjectProvider<LockManager> lockManager,
+	ZkLockHealthIndicator zkLockHealthIndicator(ZkLockClient client, ObjectProvider<LockManager> lockManager,
 			ObjectProvider<AsyncLockManager> asyncLockManager) {
-		return new ZkLockHealthIndicator(client, LockManagers.registry(lockManager),
+		return new ZkLockClientHealthIndicator(client, LockManagers.registry(lockManager),
 				LockManagers.async(asyncLockManager));
 	}
 

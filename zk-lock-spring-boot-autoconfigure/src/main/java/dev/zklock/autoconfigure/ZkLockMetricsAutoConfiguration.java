@@ -7,7 +7,6 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 
@@ -28,8 +27,7 @@ import dev.zklock.metrics.ZooKeeperConnectionMetrics;
 				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
 				"org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration" })
 @ConditionalOnClass({ CuratorFramework.class, MeterRegistry.class })
-@ConditionalOnBean({ MeterRegistry.class, LockManager.class })
-@ConditionalOnSingleCandidate(CuratorFramework.class)
+@ConditionalOnBean({ MeterRegistry.class, LockManager.class, ZkLockClient.class })
 @Import(LockInstrumentationConfiguration.class)
 public final class ZkLockMetricsAutoConfiguration {
 
@@ -41,8 +39,8 @@ public final class ZkLockMetricsAutoConfiguration {
 
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean
-	ZooKeeperConnectionMetrics zkLockConnectionMetrics(CuratorFramework client, MeterRegistry meterRegistry) {
-		return new ZooKeeperConnectionMetrics(client, meterRegistry);
+	ZooKeeperConnectionMetrics zkLockConnectionMetrics(ZkLockClient client, MeterRegistry meterRegistry) {
+		return new ZooKeeperConnectionMetrics(client.getCuratorFramework(), meterRegistry, client.getMode());
 	}
 
 }

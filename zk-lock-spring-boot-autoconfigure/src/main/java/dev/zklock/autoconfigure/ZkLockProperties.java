@@ -30,6 +30,15 @@ public class ZkLockProperties implements InitializingBean {
 	private String connectString = "localhost:2181";
 
 	/**
+	 * Which Curator client zk-lock uses. AUTO shares the application's CuratorFramework
+	 * bean (Spring Cloud Zookeeper's, or your own) when no zk-lock connection setting is
+	 * given, and builds zk-lock's own client otherwise. SHARED always shares it;
+	 * DEDICATED always builds zk-lock's own client, which never becomes the
+	 * application's CuratorFramework.
+	 */
+	private ClientMode clientMode = ClientMode.AUTO;
+
+	/**
 	 * Namespace (chroot) that every path the client uses is relative to.
 	 */
 	private @Nullable String namespace;
@@ -119,6 +128,14 @@ public class ZkLockProperties implements InitializingBean {
 
 	public void setConnectString(String connectString) {
 		this.connectString = connectString;
+	}
+
+	public ClientMode getClientMode() {
+		return this.clientMode;
+	}
+
+	public void setClientMode(ClientMode clientMode) {
+		this.clientMode = clientMode;
 	}
 
 	public @Nullable String getNamespace() {
@@ -236,6 +253,30 @@ public class ZkLockProperties implements InitializingBean {
 	@Override
 	public void afterPropertiesSet() {
 		ZkLockPropertiesValidator.validate(this);
+	}
+
+	/**
+	 * Which Curator client zk-lock uses.
+	 */
+	public enum ClientMode {
+
+		/**
+		 * Share the application's CuratorFramework bean when no zk-lock connection
+		 * setting is given, otherwise build zk-lock's own client.
+		 */
+		AUTO,
+
+		/**
+		 * Share the application's CuratorFramework bean; zk-lock connection settings
+		 * are then an error.
+		 */
+		SHARED,
+
+		/**
+		 * Build zk-lock's own client from the zk-lock connection settings.
+		 */
+		DEDICATED
+
 	}
 
 	/**

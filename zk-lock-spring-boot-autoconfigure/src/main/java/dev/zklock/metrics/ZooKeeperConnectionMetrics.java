@@ -1,7 +1,11 @@
 package dev.zklock.metrics;
 
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.micrometer.core.instrument.Counter;
@@ -16,9 +20,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Counts the connection state transitions of the Curator client in
  * {@code zk.lock.connection.state}, tagged {@code state} ({@code connected},
- * {@code suspended}, {@code reconnected}, {@code lost} or {@code read_only}).
- * Listens from creation until {@link #close()}. A failing meter registry is logged
- * and otherwise ignored.
+ * {@code suspended}, {@code reconnected}, {@code lost} or {@code read_only}) and,
+ * when known, {@code client} ({@code shared} or {@code dedicated}). Listens from
+ * creation until {@link #close()}. A client shared by several lock setups is counted
+ * once per meter registry: only the first instance for that client and registry
+ * listens. A failing meter registry is logged and otherwise ignored.
  */
 public class ZooKeeperConnectionMetrics implements ConnectionStateListener, AutoCloseable {
 
@@ -33,7 +39,14 @@ public class ZooKeeperConnectionMetrics implements ConnectionStateListener, Auto
 
 	private final MeterRegistry registry;
 
+	// Which registries already count each client, so that a shared client is counted once
+	private static final Map<CuratorFramework, Set<MeterRegistry>> counted = new WeakHashMap<>();
+
 	private final Map<ConnectionState, Counter> counters = new ConcurrentHashMap<>();
+
+	private final @Nullable String clientMode;
+
+	private final boolean listening;
 
 	/**
 	 * Register a counter per state and start listening.
@@ -41,12 +54,39 @@ public class ZooKeeperConnectionMetrics implements ConnectionStateListener, Auto
 	 * @param registry where the counters are registered
 	 */
 	public ZooKeeperConnectionMetrics(CuratorFramework client, MeterRegistry registry) {
+		this(client, registry, null);
+	}
+
+	/**
+	 * Register a counter per state, tagged with how the client is used, and start
+	 * listening unless the client is already counted in this registry.
+	 * @param client the client whose connection is counted
+	 * @param registry where the counters are registered
+	 * @param clientMode {@code shared} or {@code dedicated}, or {@code null} for no
+	 * {@code client} tag
+	 */
+	public ZooKeeperConnectionMetrics(CuratorFramework client, MeterRegistry registry, @Nullable String clientMode) {
 		this.client = client;
 		this.registry = registry;
+		this.clientMode = clientMode;
 		for (ConnectionState state : ConnectionState.values()) {
 			counter(state);
 		}
-		client.getConnectionStateListenable().addListener(this);
+		this.listening = claim(client, registry);
+		if (this.listening) {
+			client.getConnectionStateListenable().addListener(this);
+		}
+		else {
+			logger.debug("Connection state of {} is already counted in {}", client, registry);
+		}
+	}
+
+	private static boolean claim(CuratorFramework client, MeterRegistry registry) {
+		synchronized (counted) {
+			Set<MeterRegistry> registries = counted.computeIfAbsent(client,
+					(key) -> Collections.newSetFromMap(new IdentityHashMap<>()));
+			return registries.add(registry);
+		}
 	}
 
 	@Override
@@ -63,8 +103,12 @@ public class ZooKeeperConnectionMetrics implements ConnectionStateListener, Auto
 			return counter;
 		}
 		try {
-			counter = Counter.builder(CONNECTION_STATE)
-				.tag("state", state.name().toLowerCase(Locale.ROOT))
+			Counter.Builder builder = Counter.builder(CONNECTION_STATE)
+				.tag("state", state.name().toLowerCase(Locale.ROOT));
+			if (this.clientMode != null) {
+				builder.tag("client", this.clientMode);
+			}
+			counter = builder
 				.description("ZooKeeper connection state transitions")
 				.register(this.registry);
 			this.counters.put(state, counter);
@@ -81,7 +125,16 @@ public class ZooKeeperConnectionMetrics implements ConnectionStateListener, Auto
 	 */
 	@Override
 	public void close() {
+		if (!this.listening) {
+			return;
+		}
 		this.client.getConnectionStateListenable().removeListener(this);
+		synchronized (counted) {
+			Set<MeterRegistry> registries = counted.get(this.client);
+			if (registries != null && registries.remove(this.registry) && registries.isEmpty()) {
+				counted.remove(this.client);
+			}
+		}
 	}
 
 }

@@ -25,6 +25,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.json.JsonParserFactory;
@@ -38,6 +39,7 @@ import org.springframework.test.context.DynamicPropertySource;
 import dev.zklock.LockRequest;
 import dev.zklock.LockTemplate;
 import dev.zklock.annotation.DistributedLock;
+import dev.zklock.autoconfigure.ZkLockClient;
 import dev.zklock.core.AsyncLockManager;
 import dev.zklock.core.CuratorLockManager;
 import dev.zklock.core.InstrumentedLockManager;
@@ -78,6 +80,7 @@ class LocksEndpointWebTests {
 	private LockManager lockManager;
 
 	@Autowired
+	@Qualifier(ZkLockClient.QUALIFIER)
 	private CuratorFramework client;
 
 	@Autowired

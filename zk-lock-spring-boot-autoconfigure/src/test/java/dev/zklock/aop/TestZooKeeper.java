@@ -14,6 +14,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
+import dev.zklock.autoconfigure.ZkLockAutoConfiguration;
 import dev.zklock.testsupport.InJvmZooKeeper;
 
 /**
@@ -59,7 +60,7 @@ public final class TestZooKeeper {
 	 */
 	public static ApplicationContextRunner contextRunner() {
 		return new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class))
+			.withConfiguration(AutoConfigurations.of(ZkLockAutoConfiguration.class, DistributedLockAutoConfiguration.class))
 			.withBean(CuratorFramework.class, TestZooKeeper::newClient, (definition) -> definition.setDestroyMethodName("close"))
 			.withPropertyValues("zk-lock.base-path=/aop-tests/" + UUID.randomUUID());
 	}

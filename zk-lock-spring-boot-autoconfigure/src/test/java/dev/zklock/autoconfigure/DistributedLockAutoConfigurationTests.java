@@ -39,7 +39,7 @@ class DistributedLockAutoConfigurationTests {
 	private final ApplicationContextRunner contextRunner = TestZooKeeper.contextRunner();
 
 	@Test
-	void backsOffWithoutACuratorClient() {
+	void backsOffWithoutZkLocksClient() {
 		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class))
 			.run((context) -> assertThat(context).hasNotFailed()
 				.doesNotHaveBean(LockManager.class)

@@ -55,6 +55,10 @@ class ZkLockAutoConfigurationTests {
 				ZkLockAutoConfiguration.class))
 		.withPropertyValues("zk-lock.connect-string=" + server.connectString());
 
+	// no zk-lock connection setting: zk-lock shares the application's client
+	private final ApplicationContextRunner sharingRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(ZkLockAutoConfiguration.class));
+
 	@BeforeAll
 	static void startServer() throws Exception {
 		// tickTime 1s: the server accepts session timeouts from 2s to 20s
@@ -242,11 +246,13 @@ class ZkLockAutoConfigurationTests {
 				new RetryOneTime(10));
 		users.start();
 		try {
-			this.runner.withInitializer((context) -> context.getBeanFactory().registerSingleton("users", users))
+			this.sharingRunner.withInitializer((context) -> context.getBeanFactory().registerSingleton("users", users))
 				.run((context) -> {
 					assertThat(context).hasNotFailed();
-					assertThat(context.getBeanNamesForType(CuratorFramework.class)).containsExactly("users");
+					assertThat(context.getBeanNamesForType(CuratorFramework.class)).containsExactlyInAnyOrder("users",
+							"zkLockCuratorFramework");
 					assertThat(context.getBean(CuratorFramework.class)).isSameAs(users);
+					assertThat(context.getBean(ZkLockClient.class).getCuratorFramework()).isSameAs(users);
 				});
 			assertThat(users.getState()).isEqualTo(CuratorFrameworkState.STARTED);
 		}
@@ -257,8 +263,8 @@ class ZkLockAutoConfigurationTests {
 
 	@Test
 	void doesNotStartAUsersClientThatIsNotStarted() {
-		this.runner.withUserConfiguration(LatentClientConfiguration.class).run((context) -> {
-			assertThat(context).hasSingleBean(CuratorFramework.class);
+		this.sharingRunner.withUserConfiguration(LatentClientConfiguration.class).run((context) -> {
+			assertThat(context.getBean(ZkLockClient.class).getSharedBeanName()).isEqualTo("latentClient");
 			assertThat(context.getBean(CuratorFramework.class).getState()).isEqualTo(CuratorFrameworkState.LATENT);
 		});
 	}

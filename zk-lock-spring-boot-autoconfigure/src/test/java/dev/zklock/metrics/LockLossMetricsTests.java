@@ -15,6 +15,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.zklock.LockRequest;
 import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
+import dev.zklock.autoconfigure.ZkLockAutoConfiguration;
 import dev.zklock.autoconfigure.ZkLockMetricsAutoConfiguration;
 import dev.zklock.core.LockManager;
 import dev.zklock.testsupport.OtherInstance;
@@ -45,7 +46,8 @@ class LockLossMetricsTests {
 	void countsTransitionsAndTheLocksLostWithTheSession() {
 		new ApplicationContextRunner()
 			.withConfiguration(
-					AutoConfigurations.of(DistributedLockAutoConfiguration.class, ZkLockMetricsAutoConfiguration.class))
+					AutoConfigurations.of(ZkLockAutoConfiguration.class, DistributedLockAutoConfiguration.class,
+							ZkLockMetricsAutoConfiguration.class))
 			.withBean(CuratorFramework.class, () -> this.server.newClient(2_000),
 					(definition) -> definition.setDestroyMethodName("close"))
 			.withBean(SimpleMeterRegistry.class, SimpleMeterRegistry::new)

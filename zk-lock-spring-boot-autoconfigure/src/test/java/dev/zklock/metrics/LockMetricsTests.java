@@ -40,6 +40,7 @@ import dev.zklock.annotation.DistributedLock;
 import dev.zklock.annotation.LockMode;
 import dev.zklock.annotation.OnTimeout;
 import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
+import dev.zklock.autoconfigure.ZkLockAutoConfiguration;
 import dev.zklock.autoconfigure.ZkLockMetricsAutoConfiguration;
 import dev.zklock.core.LockManager;
 import dev.zklock.testsupport.OtherInstance;
@@ -64,7 +65,8 @@ class LockMetricsTests {
 
 	private final ApplicationContextRunner withoutRegistry = new ApplicationContextRunner()
 		.withConfiguration(
-				AutoConfigurations.of(DistributedLockAutoConfiguration.class, ZkLockMetricsAutoConfiguration.class))
+				AutoConfigurations.of(ZkLockAutoConfiguration.class, DistributedLockAutoConfiguration.class,
+						ZkLockMetricsAutoConfiguration.class))
 		.withBean(CuratorFramework.class, () -> server.newClient(30_000),
 				(definition) -> definition.setDestroyMethodName("close"))
 		.withUserConfiguration(ServiceConfiguration.class)

@@ -28,6 +28,7 @@ import dev.zklock.annotation.DistributedLock;
 import dev.zklock.annotation.LockMode;
 import dev.zklock.annotation.OnTimeout;
 import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
+import dev.zklock.autoconfigure.ZkLockAutoConfiguration;
 import dev.zklock.autoconfigure.ZkLockObservationAutoConfiguration;
 import dev.zklock.testsupport.OtherInstance;
 import dev.zklock.testsupport.StoppableZooKeeper;
@@ -46,7 +47,7 @@ class LockObservationsTests {
 	private final String basePath = "/observations-" + UUID.randomUUID();
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class,
+		.withConfiguration(AutoConfigurations.of(ZkLockAutoConfiguration.class, DistributedLockAutoConfiguration.class,
 				ZkLockObservationAutoConfiguration.class))
 		.withBean(CuratorFramework.class, () -> server.newClient(30_000),
 				(definition) -> definition.setDestroyMethodName("close"))

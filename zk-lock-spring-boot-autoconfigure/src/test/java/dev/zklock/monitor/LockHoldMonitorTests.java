@@ -25,6 +25,7 @@ import dev.zklock.LockRequest;
 import dev.zklock.LockTemplate;
 import dev.zklock.annotation.DistributedLock;
 import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
+import dev.zklock.autoconfigure.ZkLockAutoConfiguration;
 import dev.zklock.autoconfigure.LockHoldWarningAutoConfiguration;
 import dev.zklock.autoconfigure.ZkLockMetricsAutoConfiguration;
 import dev.zklock.testsupport.StoppableZooKeeper;
@@ -46,7 +47,7 @@ class LockHoldMonitorTests {
 	private static StoppableZooKeeper server;
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class,
+		.withConfiguration(AutoConfigurations.of(ZkLockAutoConfiguration.class, DistributedLockAutoConfiguration.class,
 				LockHoldWarningAutoConfiguration.class, ZkLockMetricsAutoConfiguration.class))
 		.withBean(CuratorFramework.class, () -> server.newClient(30_000),
 				(definition) -> definition.setDestroyMethodName("close"))
@@ -123,7 +124,7 @@ class LockHoldMonitorTests {
 			context.getBean(LockTemplate.class).execute(LockRequest.named("reports").keys("r-1").build(), () -> "ran");
 		});
 		new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class,
+			.withConfiguration(AutoConfigurations.of(ZkLockAutoConfiguration.class, DistributedLockAutoConfiguration.class,
 					LockHoldWarningAutoConfiguration.class))
 			.withBean(CuratorFramework.class, () -> server.newClient(30_000),
 					(definition) -> definition.setDestroyMethodName("close"))
