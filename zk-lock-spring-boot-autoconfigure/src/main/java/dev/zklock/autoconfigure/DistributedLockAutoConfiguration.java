@@ -1,5 +1,7 @@
 package dev.zklock.autoconfigure;
 
+import java.time.Duration;
+
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 
@@ -11,6 +13,7 @@ import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -37,6 +40,7 @@ import dev.zklock.core.InstrumentedLockManager;
 import dev.zklock.core.LockLossListener;
 import dev.zklock.core.LockManager;
 import dev.zklock.core.LockOwnerData;
+import dev.zklock.core.PauseDetector;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
@@ -63,10 +67,12 @@ public final class DistributedLockAutoConfiguration {
 	LockManager zkLockManager(@Qualifier(ZkLockClient.QUALIFIER) CuratorFramework client, ZkLockProperties properties,
 			Environment environment, ObjectProvider<LockOwnerData> ownerData,
 			ObjectProvider<LockLossListener> lossListeners, ObjectProvider<AsyncLockManager> asyncLockManager,
+			ObjectProvider<PauseDetector> pauseDetector,
 			ApplicationEventPublisher eventPublisher) {
 		CuratorLockManager manager = new CuratorLockManager(client, properties.getBasePath(),
 				properties.getDefaultTimeout());
 		manager.setInterruptOnLoss(properties.isInterruptOnLoss());
+		manager.setPauseDetector(pauseDetector.getIfAvailable());
 		manager.setOwnerData(properties.isOwnerData()
 				? ownerData.getIfAvailable(() -> LockOwnerData.json(environment.getProperty("spring.application.name")))
 				: LockOwnerData.none());
@@ -74,6 +80,21 @@ public final class DistributedLockAutoConfiguration {
 				new LockLostEventPublisher(manager, asyncLockManager::getIfAvailable, eventPublisher));
 		lossListeners.orderedStream().forEach(manager::addLockLossListener);
 		return manager;
+	}
+
+	// A pause shorter than the safe silence of the negotiated session (or the configured one, before a
+	// session) cannot have cost the session, so only longer ones put holds in doubt
+	@Bean(destroyMethod = "close")
+	@ConditionalOnMissingBean
+	@ConditionalOnBooleanProperty(name = "zk-lock.pause-detection.enabled", matchIfMissing = true)
+	PauseDetector zkLockPauseDetector(@Qualifier(ZkLockClient.QUALIFIER) CuratorFramework client,
+			ZkLockProperties properties) {
+		int negotiated = client.getZookeeperClient().getLastNegotiatedSessionTimeoutMs();
+		Duration session = (negotiated > 0) ? Duration.ofMillis(negotiated) : properties.getSessionTimeout();
+		Duration tick = properties.getPauseDetection().getTick();
+		Duration safeSilence = PauseDetector.safeSilence(session);
+		Duration threshold = (safeSilence.compareTo(tick.multipliedBy(3)) > 0) ? safeSilence : tick.multipliedBy(3);
+		return new PauseDetector(tick, threshold).start();
 	}
 
 	// The asynchronous view of the one engine; a lock manager of the user's own gets an engine of its own here

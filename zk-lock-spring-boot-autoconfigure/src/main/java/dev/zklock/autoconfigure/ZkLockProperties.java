@@ -114,6 +114,8 @@ public class ZkLockProperties implements InitializingBean {
 
 	private final Startup startup = new Startup();
 
+	private final PauseDetection pauseDetection = new PauseDetection();
+
 	private final Auth auth = new Auth();
 
 	private final Tls tls = new Tls();
@@ -232,6 +234,10 @@ public class ZkLockProperties implements InitializingBean {
 
 	public Startup getStartup() {
 		return this.startup;
+	}
+
+	public PauseDetection getPauseDetection() {
+		return this.pauseDetection;
 	}
 
 	public Auth getAuth() {
@@ -374,6 +380,41 @@ public class ZkLockProperties implements InitializingBean {
 
 		public void setFailFast(boolean failFast) {
 			this.failFast = failFast;
+		}
+
+	}
+
+	/**
+	 * Pause detection: a held lock reports IN_DOUBT at once when this process was
+	 * silent (a GC pause, SIGSTOP, a frozen VM) for longer than a quarter of the
+	 * negotiated session timeout, until ZooKeeper confirms it again.
+	 */
+	public static class PauseDetection {
+
+		/**
+		 * Whether holds notice that this process was paused.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * How often the pause detector's ticker records that the process runs.
+		 */
+		private Duration tick = Duration.ofMillis(10);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public Duration getTick() {
+			return this.tick;
+		}
+
+		public void setTick(Duration tick) {
+			this.tick = tick;
 		}
 
 	}

@@ -158,6 +158,11 @@ abstract class AbstractLockContext implements LockContext {
 	private String describeLoss(Hold hold, LockState state) {
 		String lock = "Lock '" + this.name + "' key '" + KeyEncoder.abbreviate(hold.key()) + "' ("
 				+ hold.describeMode() + ", fencing token " + hold.fencingToken() + ")";
+		if (state == LockState.IN_DOUBT && hold.inDoubtAfterPause()) {
+			return lock + " is in doubt: this process was silent (paused) for longer than is safe for its ZooKeeper "
+					+ "session, which may have expired meanwhile. Do not write what it protects now; it is held again "
+					+ "once ZooKeeper confirms the lock node";
+		}
 		if (state == LockState.IN_DOUBT) {
 			return lock + " is in doubt: the ZooKeeper connection is suspended, so another process may hold it. "
 					+ "Do not write what it protects now; it is held again if the client reconnects with the same "

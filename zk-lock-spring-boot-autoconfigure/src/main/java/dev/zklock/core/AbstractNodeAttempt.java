@@ -24,6 +24,9 @@ abstract class AbstractNodeAttempt implements NodeAttempt {
 
 	volatile boolean watching;
 
+	// under the lock
+	boolean abandoned;
+
 	AbstractNodeAttempt(CuratorFramework client) {
 		this.client = client.newWatcherRemoveCuratorFramework();
 	}
@@ -37,6 +40,28 @@ abstract class AbstractNodeAttempt implements NodeAttempt {
 	public boolean isWatching() {
 		return this.watching && !this.result.isDone();
 	}
+
+	@Override
+	public final void abandon() {
+		this.lock.lock();
+		try {
+			if (this.abandoned || this.result.isDone()) {
+				return;
+			}
+			this.abandoned = true;
+		}
+		finally {
+			this.lock.unlock();
+		}
+		this.result.complete(null);
+		giveBack();
+	}
+
+	/**
+	 * Delete what an abandoned attempt created, now or once its creation is
+	 * confirmed.
+	 */
+	abstract void giveBack();
 
 	/**
 	 * Stop watching and delete our node, if there is one; {@link #removed()}

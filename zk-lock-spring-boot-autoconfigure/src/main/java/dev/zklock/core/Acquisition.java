@@ -149,7 +149,7 @@ final class Acquisition {
 				target = this.targets.get(index);
 				entry = this.engine.registry()
 					.waiting(this.name, target.key(), target.path(), this.mode, this.owner,
-							this.engine.lossHandler().lossEpoch());
+							this.engine.lossHandler().lossEpoch(), this.engine.pauseGuard().epoch());
 				attempt = this.engine.newAttempt(target, this.mode, this.permits, this.data, this.timeoutNanos == 0);
 				this.current = attempt;
 			}
@@ -176,7 +176,7 @@ final class Acquisition {
 			return;
 		}
 		this.engine.registry().held(entry, node);
-		Hold hold = new Hold(entry, attempt);
+		Hold hold = new Hold(entry, attempt, this.engine.pauseGuard());
 		boolean kept;
 		this.lock.lock();
 		try {

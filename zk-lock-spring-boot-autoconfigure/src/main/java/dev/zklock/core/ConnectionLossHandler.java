@@ -132,6 +132,14 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 		}
 	}
 
+	/**
+	 * A check after a pause found the node gone, or no longer ours.
+	 * @param entry the entry, held until now
+	 */
+	void nodeGone(LockRegistry.Entry entry) {
+		lose(entry, LockLossReason.NODE_DELETED);
+	}
+
 	private void suspended() {
 		this.connected = false;
 		if (!suspensionIsError()) {

@@ -86,6 +86,18 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 	}
 
 	/**
+	 * Make holds notice that this process went silent: with a detector, a held lock
+	 * is in doubt while the process has been silent for more than a quarter of the
+	 * negotiated session timeout, or after such a pause until one fresh ZooKeeper
+	 * round trip confirms it. The detector is not closed with this manager.
+	 * @param detector a started detector, or {@code null} to trust the connection
+	 * alone
+	 */
+	public void setPauseDetector(PauseDetector detector) {
+		this.engine.setPauseDetector(detector);
+	}
+
+	/**
 	 * Add a listener told about every lost lock, synchronous or asynchronous.
 	 * @param listener the listener
 	 */

@@ -13,9 +13,12 @@ final class Hold {
 
 	private final NodeAttempt attempt;
 
-	Hold(LockRegistry.Entry entry, NodeAttempt attempt) {
+	private final PauseGuard pauseGuard;
+
+	Hold(LockRegistry.Entry entry, NodeAttempt attempt, PauseGuard pauseGuard) {
 		this.entry = entry;
 		this.attempt = attempt;
+		this.pauseGuard = pauseGuard;
 	}
 
 	LockRegistry.Entry entry() {
@@ -30,8 +33,21 @@ final class Hold {
 		return this.entry.key();
 	}
 
+	/**
+	 * The registry's state, except that a held key is in doubt after this process
+	 * went silent, until ZooKeeper confirms it again.
+	 */
 	LockState state() {
-		return this.entry.state();
+		LockState state = this.entry.state();
+		return (state == LockState.HELD && this.pauseGuard.inDoubt(this.entry)) ? LockState.IN_DOUBT : state;
+	}
+
+	/**
+	 * Whether the key is in doubt because this process was silent, not because of the
+	 * connection.
+	 */
+	boolean inDoubtAfterPause() {
+		return this.entry.state() == LockState.HELD && this.pauseGuard.inDoubt(this.entry);
 	}
 
 	long fencingToken() {

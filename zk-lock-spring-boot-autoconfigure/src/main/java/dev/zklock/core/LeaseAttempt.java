@@ -51,8 +51,6 @@ final class LeaseAttempt extends AbstractNodeAttempt {
 
 	private Stat leaseStat;
 
-	private boolean abandoned;
-
 	private int restarts;
 
 	LeaseAttempt(CuratorFramework client, String path, int permits, byte[] data, boolean tryOnce) {
@@ -78,18 +76,7 @@ final class LeaseAttempt extends AbstractNodeAttempt {
 	}
 
 	@Override
-	public void abandon() {
-		this.lock.lock();
-		try {
-			if (this.abandoned || this.result.isDone()) {
-				return;
-			}
-			this.abandoned = true;
-		}
-		finally {
-			this.lock.unlock();
-		}
-		this.result.complete(null);
+	void giveBack() {
 		cleanUp();
 	}
 

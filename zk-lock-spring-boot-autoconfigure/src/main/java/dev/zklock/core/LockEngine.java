@@ -51,6 +51,8 @@ final class LockEngine implements AutoCloseable {
 
 	private volatile LockOwnerData ownerData = LockOwnerData.json(null);
 
+	private volatile PauseGuard pauseGuard = PauseGuard.NONE;
+
 	LockEngine(CuratorFramework client, String basePath, Duration defaultTimeout) {
 		this.client = Objects.requireNonNull(client, "client must not be null");
 		this.basePath = normalizeBasePath(basePath);
@@ -92,6 +94,15 @@ final class LockEngine implements AutoCloseable {
 
 	void setOwnerData(LockOwnerData ownerData) {
 		this.ownerData = Objects.requireNonNull(ownerData, "ownerData must not be null");
+	}
+
+	PauseGuard pauseGuard() {
+		return this.pauseGuard;
+	}
+
+	void setPauseDetector(PauseDetector detector) {
+		this.pauseGuard = (detector != null) ? new PauseGuard(detector, this.client, this.lossHandler)
+				: PauseGuard.NONE;
 	}
 
 	String pathFor(String name, String key) {

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.zklock.LockLossReason;
@@ -91,8 +92,8 @@ public final class LockRegistry {
 		return this.counts.get(state).get();
 	}
 
-	Entry waiting(String name, String key, String path, LockMode mode, Thread thread, long epoch) {
-		Entry entry = new Entry(name, key, path, mode, thread, epoch);
+	Entry waiting(String name, String key, String path, LockMode mode, Thread thread, long epoch, long pauseEpoch) {
+		Entry entry = new Entry(name, key, path, mode, thread, epoch, pauseEpoch);
 		this.counts.get(LockState.WAITING).incrementAndGet();
 		this.entries.add(entry);
 		return entry;
@@ -205,7 +206,13 @@ public final class LockRegistry {
 
 		private boolean removed;
 
-		private Entry(String name, String key, String path, LockMode mode, Thread thread, long epoch) {
+		// the pause epoch as of the acquisition's start or ZooKeeper's last confirmation
+		private volatile long confirmedEpoch;
+
+		private final AtomicBoolean confirming = new AtomicBoolean();
+
+		private Entry(String name, String key, String path, LockMode mode, Thread thread, long epoch,
+				long pauseEpoch) {
 			this.name = name;
 			this.key = key;
 			this.path = path;
@@ -213,6 +220,27 @@ public final class LockRegistry {
 			this.thread = thread;
 			this.threadName = (thread != null) ? thread.getName() : ASYNC;
 			this.epoch = epoch;
+			this.confirmedEpoch = pauseEpoch;
+		}
+
+		long confirmedEpoch() {
+			return this.confirmedEpoch;
+		}
+
+		void confirmedEpoch(long pauseEpoch) {
+			this.confirmedEpoch = pauseEpoch;
+		}
+
+		/**
+		 * Claim the one confirmation round trip of this entry.
+		 * @return whether none was under way
+		 */
+		boolean startConfirming() {
+			return this.confirming.compareAndSet(false, true);
+		}
+
+		void stopConfirming() {
+			this.confirming.set(false);
 		}
 
 		String name() {

@@ -47,8 +47,6 @@ final class QueueAttempt extends AbstractNodeAttempt {
 
 	private Stat ourStat;
 
-	private boolean abandoned;
-
 	private boolean firstReadPending;
 
 	/**
@@ -100,18 +98,7 @@ final class QueueAttempt extends AbstractNodeAttempt {
 	}
 
 	@Override
-	public void abandon() {
-		this.lock.lock();
-		try {
-			if (this.abandoned || this.result.isDone()) {
-				return;
-			}
-			this.abandoned = true;
-		}
-		finally {
-			this.lock.unlock();
-		}
-		this.result.complete(null);
+	void giveBack() {
 		// deletes our node now, or created() does once its creation is confirmed
 		release();
 	}

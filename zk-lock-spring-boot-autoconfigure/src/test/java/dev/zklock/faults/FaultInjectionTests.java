@@ -627,6 +627,14 @@ class FaultInjectionTests {
 	}
 
 	/**
+	 * One round of scenario 11.
+	 */
+	private record DetectedPause(String key, long pauseMillis, long killMillis, boolean firstCheckFailed,
+			long firstCheckAfterMillis) {
+
+	}
+
+	/**
 	 * One round of scenario 3.
 	 */
 	private record PauseRound(String key, boolean fenced, long pauseMillis, long handoffMillis, boolean accepted,
@@ -644,6 +652,83 @@ class FaultInjectionTests {
 	private record BlackholeRound(boolean disconnected, long changes, long inDoubtMillis, boolean heldAfterHeal,
 			boolean sameSession, boolean accepted, long quietMillis) {
 
+	}
+
+	@Test
+	@Order(8)
+	void scenario11PauseDetection() {
+		int lanes = 4;
+		int roundsPerLane = 5;
+		List<WorkerSpec> specs = new ArrayList<>();
+		for (int lane = 1; lane <= lanes; lane++) {
+			specs.add(new WorkerSpec("pd" + lane, null, Map.of("pause-detection", "true")));
+		}
+		List<WorkerProcess> holders = List.copyOf(this.lab.workers(specs).values());
+		WorkerProcess waiter = this.core.get(0);
+		List<CompletableFuture<List<DetectedPause>>> runs = new ArrayList<>();
+		for (int lane = 1; lane <= lanes; lane++) {
+			WorkerProcess holder = holders.get(lane - 1);
+			String key = "s11-" + lane;
+			runs.add(CompletableFuture.supplyAsync(() -> {
+				List<DetectedPause> rounds = new ArrayList<>();
+				for (int round = 1; round <= roundsPerLane; round++) {
+					rounds.add(detectedPause(holder, waiter, key, round));
+				}
+				return rounds;
+			}, this.executor));
+		}
+		List<DetectedPause> rounds = runs.stream()
+			.flatMap((run) -> join(run, Duration.ofMinutes(10), "a pause-detection lane").stream())
+			.toList();
+		List<String> keys = rounds.stream().map(DetectedPause::key).distinct().toList();
+		ResourceStats stats = total(keys);
+		long orphans = keys.stream().mapToLong(this.lab::lockNodes).sum();
+		this.lab.report("FAULT scenario 11 (process pause, pause detection on): rounds=" + rounds.size() + " lanes="
+				+ lanes + " firstAssertHeldFailed=" + rounds.stream().filter(DetectedPause::firstCheckFailed).count() + "/"
+				+ rounds.size() + " (" + range(rounds, DetectedPause::firstCheckAfterMillis)
+				+ "ms after kill -CONT returned, which took " + range(rounds, DetectedPause::killMillis)
+				+ "ms) pauseMs=" + range(rounds, DetectedPause::pauseMillis) + " resource: staleRejected="
+				+ stats.staleRejected() + " staleAccepted=" + stats.staleAccepted() + " count=" + stats.value() + "/"
+				+ stats.writesAccepted() + " tokenRegressions=" + stats.tokenRegressions() + " orphans=" + orphans
+				+ " | control: scenario 3 (detection off) sees isHeld() true right after the resume");
+		assertThat(rounds).hasSize(lanes * roundsPerLane).allSatisfy((round) -> {
+			assertThat(round.firstCheckFailed()).as("assertHeld() passed on the first call after the pause in %s", round)
+				.isTrue();
+			assertThat(round.firstCheckAfterMillis()).as("first check after the resume in %s", round)
+				.isLessThanOrEqualTo(10);
+		});
+		assertThat(stats.staleAccepted()).isZero();
+		assertThat(stats.lostUpdates()).isZero();
+		assertThat(stats.tokenRegressions()).isZero();
+		assertThat(stats.countIsExact()).isTrue();
+		assertThat(orphans).isZero();
+	}
+
+	// Scenario 3's pause, but "go" waits in the frozen holder's input, so it checks as soon as it runs again
+	private DetectedPause detectedPause(WorkerProcess holder, WorkerProcess waiter, String key, int round) {
+		String id = key + "-" + round;
+		holder.send("pause id=" + id + " key=" + key);
+		WorkerEvent atPause = holder.await("at-pause", id, EVENT_TIMEOUT);
+		assertThat(atPause.flag("checked")).as("assertHeld() before the pause of %s", id).isTrue();
+		waiter.send("once id=" + id + " key=" + key + " timeoutMs=60000");
+		this.lab.awaitLockNodes(key, 2, Duration.ofSeconds(30));
+		long paused = System.nanoTime();
+		holder.pause();
+		waiter.await("once-done", id, SESSION_TIMEOUT.multipliedBy(3));
+		Duration minimum = SESSION_TIMEOUT.multipliedBy(2).minusMillis(millisSince(paused));
+		if (!minimum.isNegative()) {
+			join(CompletableFuture.runAsync(() -> {
+			}, after(minimum)), minimum.plusSeconds(30), "the end of the pause");
+		}
+		long pauseMillis = millisSince(paused);
+		holder.send("go id=" + id);
+		long killStarted = System.currentTimeMillis();
+		holder.resume();
+		long resumed = System.currentTimeMillis();
+		WorkerEvent done = holder.await("pause-done", id, EVENT_TIMEOUT);
+		long firstCheckAfter = Math.max(0, done.number("firstCheckAtMs") - resumed);
+		return new DetectedPause(key, pauseMillis, resumed - killStarted, !done.flag("firstCheckPassed"),
+				firstCheckAfter);
 	}
 
 	private List<WorkerEvent> runLoad(List<WorkerProcess> workers, String id, String parameters) {

@@ -102,6 +102,8 @@ public final class LockWorker {
 		properties.put("zk-lock.connection-timeout", arguments.getOrDefault("connection-timeout", "15s"));
 		properties.put("zk-lock.connection-loss-policy", arguments.getOrDefault("connection-loss-policy", "SUSPENDED"));
 		properties.put("zk-lock.base-path", arguments.getOrDefault("base-path", "/faults"));
+		// off unless asked for: scenario 3 measures the window that pause detection closes (scenario 11)
+		properties.put("zk-lock.pause-detection.enabled", arguments.getOrDefault("pause-detection", "false"));
 		properties.put("zk-lock.startup.wait", "30s");
 		properties.put("spring.main.register-shutdown-hook", "false");
 		properties.put("spring.docker.compose.enabled", "false");

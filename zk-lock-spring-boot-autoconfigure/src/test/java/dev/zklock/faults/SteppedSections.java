@@ -140,6 +140,9 @@ final class SteppedSections {
 			throw new IllegalStateException("no go signal for " + id);
 		}
 		long resumed = System.nanoTime();
+		// the first check after the pause, and when it ran, so the test can tell how soon it saw the pause
+		boolean firstCheckPassed = CriticalSection.isHeld();
+		long firstCheckWallMillis = System.currentTimeMillis();
 		// the check passed before the pause: the holder writes, unaware of the pause
 		boolean heldAtResume = context.isHeld();
 		boolean accepted = resource.write(key, value + 1, checkedBefore);
@@ -153,7 +156,7 @@ final class SteppedSections {
 		}
 		resource.exit(key);
 		return List.of("token", token, "heldAtResume", heldAtResume, "accepted", accepted, "assertHeldFailedAfterMs",
-				detected);
+				detected, "firstCheckPassed", firstCheckPassed, "firstCheckAtMs", firstCheckWallMillis);
 	}
 
 	private static long enter(ResourceClient resource, String key, long token) {

@@ -1,0 +1,134 @@
+package dev.zklock.core;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import dev.zklock.LockHandle;
+import dev.zklock.LockLossReason;
+import dev.zklock.LockLostException;
+import dev.zklock.LockRequest;
+import dev.zklock.annotation.LockMode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatNoException;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Holds notice a pause of this process at once, against a real ZooKeeper server.
+ * The detector runs on a clock the test moves, so a pause is exact and instant;
+ * the confirmation that follows is a real round trip.
+ */
+class PauseAwareHoldTests extends AbstractZooKeeperTests {
+
+	private final AtomicLong clock = new AtomicLong();
+
+	private final List<LockLossReason> losses = new CopyOnWriteArrayList<>();
+
+	private PauseDetector detector;
+
+	@BeforeEach
+	void detectPauses() {
+		// not started: the test ticks it; a gap of more than a second counts as a pause
+		this.detector = new PauseDetector(Duration.ofMillis(10), Duration.ofSeconds(1), this.clock::get);
+		this.manager.setPauseDetector(this.detector);
+		this.manager.addLockLossListener((lock, reason) -> this.losses.add(reason));
+	}
+
+	@AfterEach
+	void stopDetecting() {
+		this.detector.close();
+	}
+
+	@ParameterizedTest
+	@EnumSource(LockMode.class)
+	void aPauseLongerThanTheSafeSilencePutsTheHoldInDoubtAtOnceUntilZooKeeperConfirmsIt(LockMode mode)
+			throws Exception {
+		try (LockHandle handle = this.manager.acquire(request(mode))) {
+			assertThat(handle.isHeld()).isTrue();
+			// frozen for the whole session timeout (15 s): the ticker has not run since
+			this.clock.addAndGet(TimeUnit.SECONDS.toNanos(15));
+			assertThat(handle.isHeld()).isFalse();
+			assertThatExceptionOfType(LockLostException.class).isThrownBy(handle::assertHeld)
+				.withMessageContaining("in doubt")
+				.withMessageContaining("paused");
+			// running again: the ticker counts the pause, and one round trip confirms the node
+			this.detector.tick();
+			await().atMost(Duration.ofSeconds(10)).until(handle::isHeld);
+			assertThatNoException().isThrownBy(handle::assertHeld);
+		}
+		assertThat(this.losses).isEmpty();
+		assertThat(ephemeralNodes()).isEmpty();
+	}
+
+	@Test
+	void aPauseThatEndedBeforeTheCheckIsNoticedToo() throws Exception {
+		try (LockHandle handle = this.manager.acquire(request(LockMode.MUTEX))) {
+			this.clock.addAndGet(TimeUnit.SECONDS.toNanos(2));
+			// the ticker ran first after the pause: the silence is over, the pause is counted
+			this.detector.tick();
+			assertThat(this.detector.silentLongerThan(TimeUnit.MILLISECONDS.toNanos(1))).isFalse();
+			assertThat(handle.isHeld()).isFalse();
+			await().atMost(Duration.ofSeconds(10)).until(handle::isHeld);
+		}
+	}
+
+	@Test
+	void aShortSilenceIsNoPause() throws Exception {
+		try (LockHandle handle = this.manager.acquire(request(LockMode.WRITE))) {
+			this.clock.addAndGet(TimeUnit.MILLISECONDS.toNanos(500));
+			assertThat(handle.isHeld()).isTrue();
+			this.detector.tick();
+			assertThat(handle.isHeld()).isTrue();
+		}
+	}
+
+	@Test
+	void aNodeGoneDuringThePauseIsLost() throws Exception {
+		LockHandle handle = this.manager.acquire(request(LockMode.MUTEX));
+		client.delete().forPath(handle.nodePath());
+		this.clock.addAndGet(TimeUnit.SECONDS.toNanos(15));
+		assertThat(handle.isHeld()).isFalse();
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> this.manager.getRegistry().count(LockState.LOST) == 1);
+		assertThat(this.losses).containsExactly(LockLossReason.NODE_DELETED);
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(handle::assertHeld)
+			.withMessageContaining("was lost (NODE_DELETED)");
+		handle.close();
+		assertThat(this.manager.getRegistry().snapshot()).isEmpty();
+	}
+
+	@Test
+	void asyncHoldsNoticeThePauseToo() throws Exception {
+		AsyncLockHandle handle = this.asyncManager.acquire(request(LockMode.READ)).get(10, TimeUnit.SECONDS);
+		assertThat(handle.isHeld()).isTrue();
+		this.clock.addAndGet(TimeUnit.SECONDS.toNanos(15));
+		assertThat(handle.isHeld()).isFalse();
+		this.detector.tick();
+		await().atMost(Duration.ofSeconds(10)).until(handle::isHeld);
+		handle.release().get(10, TimeUnit.SECONDS);
+	}
+
+	@Test
+	void controlWithoutADetectorTheHoldTrustsItselfThroughThePause() throws Exception {
+		this.manager.setPauseDetector(null);
+		try (LockHandle handle = this.manager.acquire(request(LockMode.MUTEX))) {
+			this.clock.addAndGet(TimeUnit.SECONDS.toNanos(15));
+			assertThat(handle.isHeld()).isTrue();
+		}
+	}
+
+	private static LockRequest request(LockMode mode) {
+		return LockRequest.named("paused").keys("1").mode(mode).permits(2).build();
+	}
+
+}
