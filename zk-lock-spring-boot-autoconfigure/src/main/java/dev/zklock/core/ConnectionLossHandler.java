@@ -133,6 +133,22 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 	}
 
 	/**
+	 * Run a task on the handler's thread, never on the caller's: for work such as a
+	 * confirmation round trip that must not slow down a lock check.
+	 * @param task the task
+	 * @return whether it was accepted (not after close)
+	 */
+	boolean execute(Runnable task) {
+		try {
+			this.executor.execute(task);
+			return true;
+		}
+		catch (RejectedExecutionException ex) {
+			return false;
+		}
+	}
+
+	/**
 	 * A check after a pause found the node gone, or no longer ours.
 	 * @param entry the entry, held until now
 	 */

@@ -15,8 +15,9 @@ import org.slf4j.LoggerFactory;
  * {@link PauseDetector#safeSilence(java.time.Duration) a safe part} of the
  * negotiated session timeout, or once a pause ended since ZooKeeper last confirmed
  * the hold. It is held again after one fresh round trip ({@code sync}, then
- * {@code exists} on our node) shows the node of our session still there. Checking
- * costs no ZooKeeper call while nothing was silent.
+ * {@code exists} on our node, sent from the loss handler's thread) shows the node
+ * of our session still there. Checking costs no ZooKeeper call, on any thread,
+ * while nothing was silent, and never one on the caller's thread.
  */
 final class PauseGuard {
 
@@ -71,11 +72,15 @@ final class PauseGuard {
 		return (timeout > 0) ? PauseDetector.safeSilence(Duration.ofMillis(timeout)).toNanos() : Long.MAX_VALUE;
 	}
 
-	// One round trip at a time per entry: sync, so that the read is not stale, then exists on our node
+	// One round trip at a time per entry, started on the loss handler's thread so that the check stays cheap
 	private void confirm(LockRegistry.Entry entry) {
-		if (!entry.startConfirming()) {
-			return;
+		if (entry.startConfirming() && !this.lossHandler.execute(() -> sendConfirmation(entry))) {
+			entry.stopConfirming();
 		}
+	}
+
+	// sync, so that the read is not stale, then exists on our node
+	private void sendConfirmation(LockRegistry.Entry entry) {
 		long epoch = this.detector.pauseEpoch();
 		LockNode node = entry.node();
 		try {

@@ -1,6 +1,8 @@
 package dev.zklock.faults;
 
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +26,9 @@ import dev.zklock.annotation.LockMode;
  * change until {@code release}; then write if {@code assertHeld()} passes, leave,
  * release and emit {@code released}.</li>
  * <li>{@code pause}: acquire, enter and read, check {@code assertHeld()}, emit
- * {@code at-pause} and wait for {@code go} (the test freezes the process meanwhile);
+ * {@code at-pause} and wait for {@code go} (the test freezes the process meanwhile;
+ * with {@code watch=true} the thread first notices the end of the freeze itself and
+ * checks {@code assertHeld()} at once);
  * then write at once, as a holder that checked before a GC pause would, and wait
  * until {@code assertHeld()} fails; release and emit {@code pause-done}.</li>
  * <li>{@code once}: acquire (waiting as long as it takes), run a
@@ -36,6 +40,8 @@ import dev.zklock.annotation.LockMode;
 final class SteppedSections {
 
 	private static final Duration SIGNAL_TIMEOUT = Duration.ofMinutes(5);
+
+	private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
 
 	private static final Duration DETECTION_TIMEOUT = Duration.ofSeconds(20);
 
@@ -70,7 +76,7 @@ final class SteppedSections {
 			try {
 				switch (verb) {
 					case "hold" -> result.addAll(hold(id, key, resource));
-					case "pause" -> result.addAll(pause(id, key, resource));
+					case "pause" -> result.addAll(pause(id, key, resource, Boolean.parseBoolean(command.get("watch"))));
 					default -> result.addAll(List.of("waitMs", waitMillis, "outcome",
 							CriticalSection.run(resource, key, true, 0)));
 				}
@@ -130,19 +136,23 @@ final class SteppedSections {
 				token == context.fencingToken());
 	}
 
-	private List<Object> pause(String id, String key, ResourceClient resource) {
+	private List<Object> pause(String id, String key, ResourceClient resource, boolean watch) {
 		LockContext context = LockContext.current();
 		long token = context.fencingToken();
 		long value = enter(resource, key, token);
 		boolean checkedBefore = CriticalSection.isHeld();
 		WorkerEvents.emit("at-pause", "id", id, "token", token, "checked", checkedBefore);
+		// with watch=true this thread notices the end of the pause by itself and checks at once
+		long pauseEnd = watch ? awaitOwnPause() : 0;
+		long cpuStart = CPU.getCurrentThreadCpuTime();
+		boolean firstCheckPassed = CriticalSection.isHeld();
+		long firstCheckCpuMicros = (CPU.getCurrentThreadCpuTime() - cpuStart) / 1_000;
+		long firstCheckMicros = watch ? (System.nanoTime() - pauseEnd) / 1_000 : -1;
+		long firstCheckWallMillis = System.currentTimeMillis();
 		if (!LockWorker.await(this.signals.apply("go:" + id), SIGNAL_TIMEOUT)) {
 			throw new IllegalStateException("no go signal for " + id);
 		}
 		long resumed = System.nanoTime();
-		// the first check after the pause, and when it ran, so the test can tell how soon it saw the pause
-		boolean firstCheckPassed = CriticalSection.isHeld();
-		long firstCheckWallMillis = System.currentTimeMillis();
 		// the check passed before the pause: the holder writes, unaware of the pause
 		boolean heldAtResume = context.isHeld();
 		boolean accepted = resource.write(key, value + 1, checkedBefore);
@@ -156,7 +166,21 @@ final class SteppedSections {
 		}
 		resource.exit(key);
 		return List.of("token", token, "heldAtResume", heldAtResume, "accepted", accepted, "assertHeldFailedAfterMs",
-				detected, "firstCheckPassed", firstCheckPassed, "firstCheckAtMs", firstCheckWallMillis);
+				detected, "firstCheckPassed", firstCheckPassed, "firstCheckAtMs", firstCheckWallMillis,
+				"firstCheckMicros", firstCheckMicros, "firstCheckCpuMicros", firstCheckCpuMicros);
+	}
+
+	// Returns when this thread runs again after the process was frozen: a gap of over a second in its 1 ms steps
+	private static long awaitOwnPause() {
+		long last = System.nanoTime();
+		while (true) {
+			LockWorker.await(new CountDownLatch(1), Duration.ofMillis(1));
+			long now = System.nanoTime();
+			if (now - last > Duration.ofSeconds(1).toNanos()) {
+				return now;
+			}
+			last = now;
+		}
 	}
 
 	private static long enter(ResourceClient resource, String key, long token) {
