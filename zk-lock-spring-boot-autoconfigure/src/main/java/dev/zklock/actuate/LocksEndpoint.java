@@ -18,7 +18,6 @@ import dev.zklock.core.AsyncLockManager;
 import dev.zklock.core.CuratorLockManager;
 import dev.zklock.core.LockInfo;
 import dev.zklock.core.LockRegistry;
-import dev.zklock.core.LockState;
 
 /**
  * {@link Endpoint @Endpoint} that shows locks, read-only. {@code /locks} lists what
