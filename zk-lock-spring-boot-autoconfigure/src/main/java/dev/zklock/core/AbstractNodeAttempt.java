@@ -92,6 +92,20 @@ abstract class AbstractNodeAttempt implements NodeAttempt {
 		}
 	}
 
+	/**
+	 * Whether a node's ephemeral owner is the client's current session: only such a
+	 * node can hold a lock or keep a place in a queue.
+	 */
+	boolean isCurrentSession(long ephemeralOwner) {
+		try {
+			return ephemeralOwner != 0 && ephemeralOwner == this.client.getZookeeperClient().getZooKeeper().getSessionId();
+		}
+		catch (Exception ex) {
+			// no session to compare with: not ours for sure
+			return false;
+		}
+	}
+
 	static Exception asException(Throwable ex) {
 		return (ex instanceof Exception exception) ? exception : new IllegalStateException(ex);
 	}

@@ -143,15 +143,24 @@ final class Acquisition {
 		NodeAttempt attempt;
 		LockRegistry.Entry entry;
 		List<Hold> holds = null;
+		List<Hold> restart = null;
 		this.lock.lock();
 		try {
 			if (this.finished) {
 				return;
 			}
 			int index = this.taken.size();
-			if (index == this.targets.size()) {
+			if (index == this.targets.size() && deliverAll()) {
 				finish();
 				holds = List.copyOf(this.taken);
+				target = null;
+				attempt = null;
+				entry = null;
+			}
+			else if (index == this.targets.size()) {
+				// a key taken earlier went with a session while a later one was awaited: start over
+				restart = new ArrayList<>(this.taken);
+				this.taken.clear();
 				target = null;
 				attempt = null;
 				entry = null;
@@ -170,6 +179,11 @@ final class Acquisition {
 		}
 		if (holds != null) {
 			this.result.complete(holds);
+			return;
+		}
+		if (restart != null) {
+			logger.debug("Lock '{}': a key taken earlier was lost with its session; taking every key again", this.name);
+			this.engine.release(restart).whenComplete((ignored, ex) -> next());
 			return;
 		}
 		attempt.start().whenComplete((node, ex) -> keyDone(target, entry, attempt, node, ex));
@@ -210,6 +224,16 @@ final class Acquisition {
 		}
 		this.engine.lossHandler().acquired(entry);
 		next();
+	}
+
+	// Under the lock: hands every key to the caller, unless one was lost meanwhile
+	private boolean deliverAll() {
+		for (Hold hold : this.taken) {
+			if (!this.engine.registry().deliver(hold.entry())) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	// Timeout, cancellation, shutdown or a key found taken by a single try; null completes with "not acquired"

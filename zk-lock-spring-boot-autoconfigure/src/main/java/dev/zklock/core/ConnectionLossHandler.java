@@ -243,7 +243,7 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 	 * @return whether it was held or in doubt until now
 	 */
 	boolean shutdownLoss(LockRegistry.Entry entry) {
-		if (!this.registry.lose(entry, LockLossReason.SHUTDOWN, this.interruptOnLoss)) {
+		if (this.registry.lose(entry, LockLossReason.SHUTDOWN, this.interruptOnLoss) != LockRegistry.Loss.OF_HOLDER) {
 			return false;
 		}
 		logger.warn("{} is given up at shutdown after {} ms held, as its work did not end within the shutdown's drain "
@@ -254,7 +254,12 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 	}
 
 	private void lose(LockRegistry.Entry entry, LockLossReason reason) {
-		if (!this.registry.lose(entry, reason, this.interruptOnLoss)) {
+		LockRegistry.Loss loss = this.registry.lose(entry, reason, this.interruptOnLoss);
+		if (loss == LockRegistry.Loss.OF_PENDING) {
+			logger.debug("Lock '{}' key '{}' was lost ({}) before its acquisition completed, which starts over",
+					entry.name(), KeyEncoder.abbreviate(entry.key()), reason);
+		}
+		if (loss != LockRegistry.Loss.OF_HOLDER) {
 			return;
 		}
 		logger.error("{} was lost ({}): another process may hold it now; its fencing token was {}", describe(entry),

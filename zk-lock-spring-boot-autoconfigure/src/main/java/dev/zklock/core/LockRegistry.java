@@ -128,21 +128,35 @@ public final class LockRegistry {
 	}
 
 	/**
-	 * Mark a held or in-doubt entry lost, and interrupt its thread if asked, while
-	 * the thread cannot be releasing it.
-	 * @return whether the entry was held or in doubt
+	 * Mark a held or in-doubt entry lost, and interrupt its thread if asked and the
+	 * entry was handed to its holder, while the thread cannot be releasing it.
+	 * @return what was lost
 	 */
-	boolean lose(Entry entry, LockLossReason reason, boolean interrupt) {
+	Loss lose(Entry entry, LockLossReason reason, boolean interrupt) {
 		synchronized (entry) {
 			if (entry.removed || !Entry.OWNED.contains(entry.state)) {
-				return false;
+				return Loss.NONE;
 			}
 			entry.lossReason = reason;
 			move(entry, LockState.LOST);
+			if (!entry.delivered) {
+				return Loss.OF_PENDING;
+			}
 			if (interrupt && entry.thread != null) {
 				entry.thread.interrupt();
 			}
-			return true;
+			return Loss.OF_HOLDER;
+		}
+	}
+
+	/**
+	 * Hand a held key to its holder, unless it was lost meanwhile.
+	 * @return whether it is still held or in doubt
+	 */
+	boolean deliver(Entry entry) {
+		synchronized (entry) {
+			entry.delivered = Entry.OWNED.contains(entry.state) && !entry.removed;
+			return entry.delivered;
 		}
 	}
 
@@ -193,6 +207,22 @@ public final class LockRegistry {
 	}
 
 	/**
+	 * What {@link #lose} found.
+	 */
+	enum Loss {
+
+		/** The entry was not held: nothing changed. */
+		NONE,
+
+		/** A lock its holder had: to be announced. */
+		OF_HOLDER,
+
+		/** A key of an acquisition still under way, which starts over. */
+		OF_PENDING
+
+	}
+
+	/**
 	 * One tracked lock; identity is the entry itself. The state changes under the
 	 * entry's monitor, only ever for an instant. The thread is {@code null} for an
 	 * asynchronous lock.
@@ -227,6 +257,9 @@ public final class LockRegistry {
 		private volatile LockLossReason lossReason;
 
 		private boolean removed;
+
+		// handed to its holder; until then it belongs to an acquisition that may still start over
+		private boolean delivered;
 
 		// given up at shutdown: its node is deleted already, so a later release has nothing to do
 		private volatile boolean abandoned;

@@ -73,6 +73,12 @@ final class QueueAttempt extends AbstractNodeAttempt {
 
 	@Override
 	public CompletableFuture<LockNode> start() {
+		join();
+		return this.result;
+	}
+
+	// Create our node and, for a queue node, send the first read right behind it
+	private void join() {
 		boolean sequential = this.fixedName == null;
 		this.lock.lock();
 		try {
@@ -94,7 +100,33 @@ final class QueueAttempt extends AbstractNodeAttempt {
 			this.removed.complete(null);
 			fail(ex);
 		}
-		return this.result;
+	}
+
+	/**
+	 * Our node is gone, or belongs to a session that is no longer ours: it can
+	 * neither hold nor keep our place, so join the queue again, at its end, with a
+	 * node of the current session, as Curator's mutex does. The deadline of the
+	 * acquisition still applies.
+	 */
+	private void requeue(String ourName, String why) {
+		String old;
+		this.lock.lock();
+		try {
+			if (this.abandoned || this.result.isDone() || this.ourPath == null) {
+				return;
+			}
+			old = this.ourPath;
+			this.ourPath = null;
+			this.ourStat = null;
+		}
+		finally {
+			this.lock.unlock();
+		}
+		logger.debug("Lock node {} under {} {}; joining the queue again", ourName, this.path, why);
+		this.client.removeWatchers();
+		// a node of an expired session is gone or about to go; deleting it spares the queue behind it the wait
+		Nodes.delete(this.client, old);
+		join();
 	}
 
 	@Override
@@ -222,8 +254,12 @@ final class QueueAttempt extends AbstractNodeAttempt {
 		List<String> queue = this.rule.sort(event.getChildren());
 		int index = queue.indexOf(ourName);
 		if (index < 0) {
-			fail(new KeeperException.NoNodeException("Lock node " + ourName + " under " + this.path
-					+ " vanished while waiting, possibly with its session"));
+			requeue(ourName, "vanished while waiting, with its session or deleted");
+			return;
+		}
+		Stat stat = ourStat();
+		if (stat != null && !isCurrentSession(stat.getEphemeralOwner())) {
+			requeue(ourName, "belongs to an earlier session");
 			return;
 		}
 		String blocker = this.rule.blocker(queue, index);
@@ -279,11 +315,25 @@ final class QueueAttempt extends AbstractNodeAttempt {
 			if (ex != null) {
 				fail(asException(ex));
 			}
+			else if (this.fixedName == null && !isCurrentSession(held.session())) {
+				// found again after a connection loss, but created by a session that has ended
+				requeue(ZKPaths.getNodeFromPath(nodePath), "belongs to an earlier session");
+			}
 			else {
 				this.result.complete(held);
 			}
 		});
 		Nodes.resolve(this.client, nodePath, stat, node);
+	}
+
+	private Stat ourStat() {
+		this.lock.lock();
+		try {
+			return this.ourStat;
+		}
+		finally {
+			this.lock.unlock();
+		}
 	}
 
 	private boolean isPending() {
