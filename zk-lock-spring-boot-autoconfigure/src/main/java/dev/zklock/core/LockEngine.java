@@ -272,17 +272,14 @@ final class LockEngine implements AutoCloseable {
 		}
 	}
 
-	// What to check for a ZooKeeper failure: the credentials when an ACL refused us
+	// What to check for a ZooKeeper failure: only a connection problem points at the connection
 	String advice(Throwable ex) {
 		for (Throwable current = ex; current != null; current = current.getCause()) {
-			if (current instanceof KeeperException.NoAuthException) {
-				return "ZooKeeper refused access to a node under " + this.basePath + " (NoAuth): an ACL of another "
-						+ "identity protects it, so set zk-lock.auth.scheme and zk-lock.auth.credentials to the "
-						+ "credentials of the applications that share these locks, or use a zk-lock.base-path of "
-						+ "your own";
+			if (current instanceof KeeperException keeperException) {
+				return FailureAdvice.forCode(keeperException.code(), keeperException.getPath(), this.basePath);
 			}
 		}
-		return "check the ZooKeeper connection (zk-lock.connect-string)";
+		return FailureAdvice.forCode(null, null, this.basePath);
 	}
 
 	/**

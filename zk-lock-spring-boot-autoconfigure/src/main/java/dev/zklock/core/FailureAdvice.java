@@ -1,0 +1,52 @@
+package dev.zklock.core;
+
+import org.apache.zookeeper.KeeperException;
+
+/**
+ * What a lock failure message advises, by ZooKeeper's result code: a connection
+ * problem points at the connection, and a refusal by the server (an ACL, a quota,
+ * the shape of the tree) is named as what it is.
+ */
+final class FailureAdvice {
+
+	private FailureAdvice() {
+	}
+
+	/**
+	 * The advice for a failure.
+	 * @param code ZooKeeper's result code, or {@code null} when the failure came from
+	 * elsewhere (such as the client itself)
+	 * @param path the node ZooKeeper names, or {@code null}
+	 * @param basePath the base path of the locks
+	 * @return one sentence, starting in lower case
+	 */
+	static String forCode(KeeperException.Code code, String path, String basePath) {
+		String node = (path != null) ? path : "a node under " + basePath;
+		if (code == null) {
+			return "check the ZooKeeper connection (zk-lock.connect-string)";
+		}
+		return switch (code) {
+			case CONNECTIONLOSS, SESSIONEXPIRED, OPERATIONTIMEOUT, SESSIONMOVED, NOTREADONLY, SYSTEMERROR,
+					REQUESTTIMEOUT, THROTTLEDOP ->
+				"a connection problem (" + code + "): check the ZooKeeper connection (zk-lock.connect-string) and "
+						+ "the servers' health";
+			case NOAUTH -> "ZooKeeper refused access to " + node + " (NoAuth): an ACL of another identity protects "
+					+ "it, so set zk-lock.auth.scheme and zk-lock.auth.credentials to the credentials of the "
+					+ "applications that share these locks, or use a zk-lock.base-path of your own";
+			case AUTHFAILED -> "ZooKeeper rejected the client's credentials (AuthFailed): check zk-lock.auth.scheme and "
+					+ "zk-lock.auth.credentials";
+			case INVALIDACL -> "ZooKeeper refused the ACL of " + node + " (InvalidACL): check the ACL provider and "
+					+ "zk-lock.auth.* (the creator-all ACL needs authenticated credentials)";
+			case NOCHILDRENFOREPHEMERALS -> "ZooKeeper refused to create a node under " + node
+					+ " (NoChildrenForEphemerals): a node on the lock path is ephemeral, so set zk-lock.base-path to "
+					+ "a path whose nodes are persistent";
+			case QUOTAEXCEEDED -> "a ZooKeeper quota on " + node + " is exceeded (QuotaExceeded): raise the quota with "
+					+ "setquota, or use another zk-lock.base-path";
+			case BADARGUMENTS, UNIMPLEMENTED -> "ZooKeeper refused the request (" + code + "): the server may be older "
+					+ "than zk-lock supports (3.5 or newer is needed) or reject the path " + node;
+			default -> "ZooKeeper refused the request on " + node + " (" + code + "); this is not a connection "
+					+ "problem, so check what the server says about the path";
+		};
+	}
+
+}
