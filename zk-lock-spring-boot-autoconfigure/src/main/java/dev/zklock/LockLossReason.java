@@ -29,6 +29,13 @@ public enum LockLossReason {
 	 * gave it up and deleted its node, so that the next waiter is not kept waiting
 	 * for this process's session to end.
 	 */
-	SHUTDOWN
+	SHUTDOWN,
+
+	/**
+	 * The lock was held longer than its {@code maxHold} (or {@code zk-lock.max-hold}):
+	 * zk-lock deleted its node so that the lock passes on. The work that held it goes
+	 * on unless interrupted.
+	 */
+	MAX_HOLD_EXCEEDED
 
 }

@@ -20,8 +20,12 @@ import dev.zklock.annotation.LockMode;
  * @param permits the number of holders allowed in {@link LockMode#SEMAPHORE} mode
  * @param timeout the longest wait, {@link Duration#ZERO} to try once, or
  * {@code null} for the configured default
+ * @param maxHold the longest hold: after it the lock is taken away (its node
+ * deleted) and the hold is lost with {@link LockLossReason#MAX_HOLD_EXCEEDED};
+ * {@code null} for the configured default ({@code zk-lock.max-hold}, unset: no cap)
  */
-public record LockRequest(String name, List<String> keys, LockMode mode, int permits, @Nullable Duration timeout) {
+public record LockRequest(String name, List<String> keys, LockMode mode, int permits, @Nullable Duration timeout,
+		@Nullable Duration maxHold) {
 
 	/**
 	 * Validate and copy the components.
@@ -44,6 +48,21 @@ public record LockRequest(String name, List<String> keys, LockMode mode, int per
 		if (timeout != null && timeout.isNegative()) {
 			throw new IllegalArgumentException("Lock '" + name + "' timeout must not be negative, got " + timeout);
 		}
+		if (maxHold != null && (maxHold.isNegative() || maxHold.isZero())) {
+			throw new IllegalArgumentException("Lock '" + name + "' maxHold must be positive, got " + maxHold);
+		}
+	}
+
+	/**
+	 * Create a request without a hold cap of its own.
+	 * @param name the static lock name
+	 * @param keys the keys to lock together
+	 * @param mode how the lock is shared
+	 * @param permits the number of holders allowed in SEMAPHORE mode
+	 * @param timeout the longest wait, or {@code null} for the configured default
+	 */
+	public LockRequest(String name, List<String> keys, LockMode mode, int permits, @Nullable Duration timeout) {
+		this(name, keys, mode, permits, timeout, null);
 	}
 
 	/**
@@ -62,7 +81,7 @@ public record LockRequest(String name, List<String> keys, LockMode mode, int per
 	 * @return a new request
 	 */
 	public LockRequest withTimeout(Duration timeout) {
-		return new LockRequest(this.name, this.keys, this.mode, this.permits, timeout);
+		return new LockRequest(this.name, this.keys, this.mode, this.permits, timeout, this.maxHold);
 	}
 
 	/**
@@ -79,6 +98,8 @@ public record LockRequest(String name, List<String> keys, LockMode mode, int per
 		private int permits = 1;
 
 		private @Nullable Duration timeout;
+
+		private @Nullable Duration maxHold;
 
 		private Builder(String name) {
 			this.name = name;
@@ -138,8 +159,21 @@ public record LockRequest(String name, List<String> keys, LockMode mode, int per
 		 * Build the request.
 		 * @return the request
 		 */
+		/**
+		 * Cap how long the lock may be held: after {@code maxHold} it is taken away
+		 * (its node deleted, so the next waiter gets it) and the hold is lost with
+		 * {@link LockLossReason#MAX_HOLD_EXCEEDED}. The work itself goes on unless it is
+		 * interrupted, so fence its writes.
+		 * @param maxHold the cap, positive
+		 * @return this builder
+		 */
+		public Builder maxHold(Duration maxHold) {
+			this.maxHold = maxHold;
+			return this;
+		}
+
 		public LockRequest build() {
-			return new LockRequest(this.name, this.keys, this.mode, this.permits, this.timeout);
+			return new LockRequest(this.name, this.keys, this.mode, this.permits, this.timeout, this.maxHold);
 		}
 
 	}

@@ -56,6 +56,18 @@ public @interface DistributedLock {
 	String timeout() default "";
 
 	/**
+	 * Longest hold: {@code "10m"}, {@code "30s"} or a {@code ${placeholder}}. After it
+	 * zk-lock deletes the lock node, so that the lock passes on, and the hold is lost
+	 * with {@link dev.zklock.LockLossReason#MAX_HOLD_EXCEEDED}: a
+	 * {@link dev.zklock.LockLostEvent} is published and {@code interrupt-on-loss}
+	 * applies. The method goes on unless interrupted, so fence its writes. Empty means
+	 * {@code zk-lock.max-hold} (unset: no cap). It must not be shorter than the
+	 * {@link #timeout()}.
+	 * @return the cap
+	 */
+	String maxHold() default "";
+
+	/**
 	 * What to do when the lock is not acquired in time and no
 	 * {@link #fallbackMethod()} is given.
 	 * @return the timeout action

@@ -50,6 +50,8 @@ public final class LockOperation {
 
 	private final @Nullable ArgumentKeyExpression keyShortcut;
 
+	private final @Nullable Duration maxHold;
+
 	private final OnTimeout onTimeout;
 
 	private final @Nullable FallbackMethod fallback;
@@ -61,9 +63,9 @@ public final class LockOperation {
 	private final @Nullable AsyncReturnType asyncReturnType;
 
 	LockOperation(Method method, Class<?> targetClass, String description, String name, LockMode mode, int permits,
-			@Nullable Duration timeout, String keyExpressionString, @Nullable Expression keyExpression,
-			LockKeyEvaluator keyEvaluator, OnTimeout onTimeout, @Nullable FallbackMethod fallback,
-			@Nullable Supplier<Object> skipValue, int fencingTokenParameter) {
+			@Nullable Duration timeout, @Nullable Duration maxHold, String keyExpressionString,
+			@Nullable Expression keyExpression, LockKeyEvaluator keyEvaluator, OnTimeout onTimeout,
+			@Nullable FallbackMethod fallback, @Nullable Supplier<Object> skipValue, int fencingTokenParameter) {
 		this.method = method;
 		this.targetClass = targetClass;
 		this.description = description;
@@ -71,6 +73,7 @@ public final class LockOperation {
 		this.mode = mode;
 		this.permits = permits;
 		this.timeout = timeout;
+		this.maxHold = maxHold;
 		this.keyExpressionString = keyExpressionString;
 		this.keyExpression = keyExpression;
 		this.keyEvaluator = keyEvaluator;
@@ -179,7 +182,7 @@ public final class LockOperation {
 	 * @throws LockKeyException when the key is null, blank or cannot be evaluated
 	 */
 	public LockRequest createRequest(@Nullable Object[] args, @Nullable Object target) {
-		return new LockRequest(this.name, keys(args, target), this.mode, this.permits, this.timeout);
+		return new LockRequest(this.name, keys(args, target), this.mode, this.permits, this.timeout, this.maxHold);
 	}
 
 	private List<String> keys(@Nullable Object[] args, @Nullable Object target) {

@@ -120,6 +120,7 @@ public class LockOperationSource {
 		checkPermits(annotation, problems);
 		int fencingTokenParameter = findFencingTokenParameter(method, problems);
 		Duration timeout = parseTimeout(annotation.timeout(), problems);
+		Duration maxHold = parseMaxHold(annotation.maxHold(), timeout, problems);
 		String keyExpressionString = annotation.key().trim();
 		Expression keyExpression = parseKey(method, userClass, keyExpressionString, problems);
 		FallbackMethod fallback = resolveFallback(method, userClass, annotation.fallbackMethod().trim(), problems);
@@ -133,7 +134,7 @@ public class LockOperationSource {
 		}
 		String name = StringUtils.hasText(annotation.name()) ? annotation.name().trim() : defaultName(method, userClass);
 		return new LockOperation(method, userClass, description, name, annotation.mode(), annotation.permits(), timeout,
-				keyExpressionString, keyExpression, this.keyEvaluator, annotation.onTimeout(), fallback, skipValue,
+				maxHold, keyExpressionString, keyExpression, this.keyEvaluator, annotation.onTimeout(), fallback, skipValue,
 				fencingTokenParameter);
 	}
 
@@ -192,6 +193,23 @@ public class LockOperationSource {
 			problems.add("permits = " + annotation.permits() + " only applies to mode = SEMAPHORE; remove it or set "
 					+ "mode = SEMAPHORE");
 		}
+	}
+
+	private @Nullable Duration parseMaxHold(String value, @Nullable Duration timeout, List<String> problems) {
+		Duration maxHold;
+		try {
+			maxHold = LockTimeouts.parseHold(value, this.propertyResolver);
+		}
+		catch (IllegalArgumentException ex) {
+			problems.add("maxHold \"" + value + "\": " + ex.getMessage());
+			return null;
+		}
+		if (maxHold != null && timeout != null && maxHold.compareTo(timeout) < 0) {
+			problems.add("maxHold \"" + value + "\" is shorter than timeout " + timeout + ": callers would wait longer "
+					+ "for the lock than anyone may hold it; raise maxHold or lower the timeout");
+			return null;
+		}
+		return maxHold;
 	}
 
 	private @Nullable Duration parseTimeout(String value, List<String> problems) {

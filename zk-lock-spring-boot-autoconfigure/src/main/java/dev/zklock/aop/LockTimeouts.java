@@ -8,7 +8,7 @@ import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.env.PropertyResolver;
 
 /**
- * Parses the {@code timeout} attribute of
+ * Parses the {@code timeout} and {@code maxHold} attributes of
  * {@link dev.zklock.annotation.DistributedLock}.
  */
 final class LockTimeouts {
@@ -24,6 +24,30 @@ final class LockTimeouts {
 	 * @throws IllegalArgumentException with a description of the problem
 	 */
 	static @Nullable Duration parse(String value, PropertyResolver resolver) {
+		Duration timeout = parse(value, resolver, "\"5s\", \"250ms\", \"PT1M\", or \"0\" to try once without waiting");
+		if (timeout != null && timeout.isNegative()) {
+			throw new IllegalArgumentException("'" + value.trim() + "' is negative; use \"0\" to try once without waiting");
+		}
+		return timeout;
+	}
+
+	/**
+	 * Resolve placeholders and parse the longest hold.
+	 * @param value the attribute value
+	 * @param resolver resolves {@code ${...}} placeholders
+	 * @return the cap, or {@code null} for the configured default
+	 * @throws IllegalArgumentException with a description of the problem
+	 */
+	static @Nullable Duration parseHold(String value, PropertyResolver resolver) {
+		Duration hold = parse(value, resolver, "\"10m\", \"30s\" or \"PT1H\"");
+		if (hold != null && (hold.isNegative() || hold.isZero())) {
+			throw new IllegalArgumentException("'" + value.trim() + "' is not positive; give the longest hold, such as "
+					+ "\"10m\", or leave it empty for the configured default");
+		}
+		return hold;
+	}
+
+	private static @Nullable Duration parse(String value, PropertyResolver resolver, String examples) {
 		String resolved = value.trim();
 		if (resolved.contains("${")) {
 			try {
@@ -37,18 +61,13 @@ final class LockTimeouts {
 		if (resolved.isEmpty()) {
 			return null;
 		}
-		Duration timeout;
 		try {
-			timeout = DurationStyle.detectAndParse(resolved);
+			return DurationStyle.detectAndParse(resolved);
 		}
 		catch (IllegalArgumentException ex) {
-			throw new IllegalArgumentException("'" + resolved + "' is not a duration; use a form such as "
-					+ "\"5s\", \"250ms\", \"PT1M\", or \"0\" to try once without waiting", ex);
+			throw new IllegalArgumentException("'" + resolved + "' is not a duration; use a form such as " + examples,
+					ex);
 		}
-		if (timeout.isNegative()) {
-			throw new IllegalArgumentException("'" + resolved + "' is negative; use \"0\" to try once without waiting");
-		}
-		return timeout;
 	}
 
 }

@@ -78,6 +78,7 @@ public final class DistributedLockAutoConfiguration {
 		CuratorLockManager manager = new CuratorLockManager(client, properties.getBasePath(),
 				properties.getDefaultTimeout());
 		manager.setInterruptOnLoss(properties.isInterruptOnLoss());
+		manager.setDefaultMaxHold(properties.getMaxHold());
 		manager.setPauseDetector(pauseDetector.getIfAvailable());
 		manager.setOwnerData(properties.isOwnerData()
 				? ownerData.getIfAvailable(() -> LockOwnerData.json(environment.getProperty("spring.application.name")))
@@ -115,6 +116,7 @@ public final class DistributedLockAutoConfiguration {
 		}
 		AsyncLockManager manager = new AsyncLockManager(client, properties.getBasePath(),
 				properties.getDefaultTimeout());
+		manager.setDefaultMaxHold(properties.getMaxHold());
 		manager.setOwnerData(properties.isOwnerData()
 				? ownerData.getIfAvailable(() -> LockOwnerData.json(environment.getProperty("spring.application.name")))
 				: LockOwnerData.none());

@@ -76,6 +76,13 @@ public class ZkLockProperties implements InitializingBean {
 	private @Nullable Duration holdWarning;
 
 	/**
+	 * Longest hold of a lock whose request or annotation sets no maxHold. A lock held
+	 * longer is taken away: its node is deleted so that the lock passes on, and the
+	 * hold is lost with reason MAX_HOLD_EXCEEDED. When not set, holds are not capped.
+	 */
+	private @Nullable Duration maxHold;
+
+	/**
 	 * Order of the lock advisor. The default runs it before the transaction
 	 * interceptor, so that locks are released after commit.
 	 */
@@ -178,6 +185,14 @@ public class ZkLockProperties implements InitializingBean {
 
 	public void setDefaultTimeout(Duration defaultTimeout) {
 		this.defaultTimeout = defaultTimeout;
+	}
+
+	public @Nullable Duration getMaxHold() {
+		return this.maxHold;
+	}
+
+	public void setMaxHold(@Nullable Duration maxHold) {
+		this.maxHold = maxHold;
 	}
 
 	public @Nullable Duration getHoldWarning() {

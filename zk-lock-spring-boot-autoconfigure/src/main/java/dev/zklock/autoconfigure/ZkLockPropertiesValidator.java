@@ -33,6 +33,9 @@ final class ZkLockPropertiesValidator {
 		validateRetry(properties.getRetry());
 		requirePositive("startup.wait", properties.getStartup().getWait(), "10s");
 		validateDefaultTimeout(properties.getDefaultTimeout());
+		if (properties.getMaxHold() != null) {
+			requirePositive("max-hold", properties.getMaxHold(), "10m");
+		}
 		if (properties.getHoldWarning() != null) {
 			requirePositive("hold-warning", properties.getHoldWarning(), "30s");
 		}

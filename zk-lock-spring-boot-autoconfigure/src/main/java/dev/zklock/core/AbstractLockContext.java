@@ -169,6 +169,11 @@ abstract class AbstractLockContext implements LockContext {
 					+ "Do not write what it protects now; it is held again if the client reconnects with the same "
 					+ "session";
 		}
+		if (hold.lossReason() == LockLossReason.MAX_HOLD_EXCEEDED) {
+			return lock + " was taken away: it was held longer than its maxHold, so its node was deleted and another "
+					+ "process may hold it now. Abandon the work it protects; a resource that checks fencing tokens "
+					+ "rejects this holder's late writes";
+		}
 		if (hold.lossReason() == LockLossReason.SHUTDOWN) {
 			return lock + " was given up at shutdown: its work did not end within the shutdown's drain timeout "
 					+ "(spring.lifecycle.timeout-per-shutdown-phase), so its node was deleted and another process may "

@@ -102,6 +102,15 @@ public class AsyncLockManager implements AutoCloseable {
 	}
 
 	/**
+	 * Cap how long a lock of the engine may be held when its request sets no
+	 * {@code maxHold}, as {@link CuratorLockManager#setDefaultMaxHold(Duration)} does.
+	 * @param maxHold the cap, positive, or {@code null} for none (the default)
+	 */
+	public void setDefaultMaxHold(Duration maxHold) {
+		this.engine.setDefaultMaxHold(maxHold);
+	}
+
+	/**
 	 * Set the instrumentations told about every acquisition and release, in order
 	 * on acquisition and in reverse order on release. A failing instrumentation is
 	 * logged and never breaks the lock or the caller's work.
@@ -230,6 +239,7 @@ public class AsyncLockManager implements AutoCloseable {
 				result.complete(handle);
 				return;
 			}
+			this.engine.capHolds(holds, request.maxHold());
 			// reported before the caller can release it
 			instrumentation.acquired(handle);
 			if (!result.complete(handle)) {

@@ -236,20 +236,30 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 	}
 
 	/**
-	 * Give up a lock still held when the application's shutdown stopped waiting for
-	 * it: lost with {@link LockLossReason#SHUTDOWN}, listeners told, the thread
+	 * Take away a lock its holder still has, because the application shuts down
+	 * ({@link LockLossReason#SHUTDOWN}) or the hold outlived its cap
+	 * ({@link LockLossReason#MAX_HOLD_EXCEEDED}): lost, listeners told, the thread
 	 * interrupted if so configured. Its node is the caller's to delete.
 	 * @param entry the entry, held or in doubt
+	 * @param reason why
 	 * @return whether it was held or in doubt until now
 	 */
-	boolean shutdownLoss(LockRegistry.Entry entry) {
-		if (this.registry.lose(entry, LockLossReason.SHUTDOWN, this.interruptOnLoss) != LockRegistry.Loss.OF_HOLDER) {
+	boolean takeAway(LockRegistry.Entry entry, LockLossReason reason) {
+		if (this.registry.lose(entry, reason, this.interruptOnLoss) != LockRegistry.Loss.OF_HOLDER) {
 			return false;
 		}
-		logger.warn("{} is given up at shutdown after {} ms held, as its work did not end within the shutdown's drain "
-				+ "timeout; its node is deleted, so another process may take it now (fencing token {})",
-				describe(entry), System.currentTimeMillis() - entry.sinceMillis(), entry.fencingToken());
-		tellListeners(entry, LockLossReason.SHUTDOWN);
+		long heldMillis = System.currentTimeMillis() - entry.sinceMillis();
+		if (reason == LockLossReason.SHUTDOWN) {
+			logger.warn("{} is given up at shutdown after {} ms held, as its work did not end within the shutdown's "
+					+ "drain timeout; its node is deleted, so another process may take it now (fencing token {})",
+					describe(entry), heldMillis, entry.fencingToken());
+		}
+		else {
+			logger.warn("{} is taken away after {} ms held, longer than its maxHold; its node is deleted, so another "
+					+ "process may take it now while its work goes on unless interrupted (fencing token {})",
+					describe(entry), heldMillis, entry.fencingToken());
+		}
+		tellListeners(entry, reason);
 		return true;
 	}
 

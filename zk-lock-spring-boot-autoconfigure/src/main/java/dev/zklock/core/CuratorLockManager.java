@@ -98,6 +98,16 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 	}
 
 	/**
+	 * Cap how long a lock may be held when its request sets no {@code maxHold}: a hold
+	 * still there after it is taken away, synchronous or asynchronous, as
+	 * {@link LockRequest.Builder#maxHold(Duration)} describes.
+	 * @param maxHold the cap, positive, or {@code null} for none (the default)
+	 */
+	public void setDefaultMaxHold(Duration maxHold) {
+		this.engine.setDefaultMaxHold(maxHold);
+	}
+
+	/**
 	 * Add a listener told about every lost lock, synchronous or asynchronous.
 	 * @param listener the listener
 	 */
@@ -211,6 +221,7 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 			if (taken == null) {
 				return new CuratorLockHandle(this, name, keys, mode, List.of(), List.of(), false);
 			}
+			this.engine.capHolds(taken, request.maxHold());
 			for (int i = 0; i < taken.size(); i++) {
 				slots.computeIfAbsent(targetSlots.get(i), (slotKey) -> new LockSlot()).hold(mode, taken.get(i));
 			}

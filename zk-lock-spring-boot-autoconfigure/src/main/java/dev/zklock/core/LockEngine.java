@@ -22,6 +22,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.zklock.LockException;
+import dev.zklock.LockLossReason;
 import dev.zklock.annotation.LockMode;
 
 /**
@@ -59,6 +60,9 @@ final class LockEngine implements AutoCloseable {
 	private final Set<Acquisition> pending = ConcurrentHashMap.newKeySet();
 
 	private volatile boolean shuttingDown;
+
+	// the cap of holds whose request has none; null for none
+	private volatile Duration defaultMaxHold;
 
 	private final ShutdownDrain shutdown = new ShutdownDrain(this);
 
@@ -196,8 +200,9 @@ final class LockEngine implements AutoCloseable {
 
 	private CompletableFuture<Void> release(Hold hold) {
 		LockRegistry.Entry entry = hold.entry();
+		entry.cancelCap();
 		if (entry.isAbandoned()) {
-			// given up at shutdown, its node deleted already: the loss was announced then
+			// taken away, its node deleted already: the loss was announced then
 			this.registry.remove(entry);
 			return CompletableFuture.completedFuture(null);
 		}
@@ -241,6 +246,50 @@ final class LockEngine implements AutoCloseable {
 
 	ShutdownDrain shutdown() {
 		return this.shutdown;
+	}
+
+	void setDefaultMaxHold(Duration maxHold) {
+		if (maxHold != null && (maxHold.isNegative() || maxHold.isZero())) {
+			throw new IllegalArgumentException("zk-lock.max-hold must be positive, got " + maxHold);
+		}
+		this.defaultMaxHold = maxHold;
+	}
+
+	/**
+	 * Arm the cap of holds just handed to their holder: when one is still held after
+	 * {@code maxHold} (or the default), it is taken away.
+	 * @param holds the holds
+	 * @param maxHold the request's cap, or {@code null} for the default
+	 */
+	void capHolds(List<Hold> holds, Duration maxHold) {
+		Duration cap = (maxHold != null) ? maxHold : this.defaultMaxHold;
+		if (cap == null) {
+			return;
+		}
+		for (Hold hold : holds) {
+			LockRegistry.Entry entry = hold.entry();
+			ScheduledFuture<?> timer = schedule(() -> takeAway(entry, LockLossReason.MAX_HOLD_EXCEEDED), cap.toNanos(),
+					TimeUnit.NANOSECONDS);
+			if (timer != null) {
+				entry.capTimer(timer);
+			}
+		}
+	}
+
+	/**
+	 * Take a lock away from its holder: lost and announced first, then its node
+	 * deleted so that the next waiter gets it; the holder's later release does
+	 * nothing.
+	 * @return completes once the node is confirmed gone
+	 */
+	CompletableFuture<Void> takeAway(LockRegistry.Entry entry, LockLossReason reason) {
+		if (!LockRegistry.Entry.OWNED.contains(entry.state())) {
+			return CompletableFuture.completedFuture(null);
+		}
+		// marked first: a release that comes now leaves the node to the deletion below
+		entry.abandon();
+		this.lossHandler.takeAway(entry, reason);
+		return Nodes.delete(this.client, entry.node().path());
 	}
 
 	/**

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -261,8 +262,11 @@ public final class LockRegistry {
 		// handed to its holder; until then it belongs to an acquisition that may still start over
 		private boolean delivered;
 
-		// given up at shutdown: its node is deleted already, so a later release has nothing to do
+		// given up at shutdown or past its cap: its node is deleted already, so a later release has nothing to do
 		private volatile boolean abandoned;
+
+		// takes the lock away when it is held longer than its cap
+		private volatile ScheduledFuture<?> capTimer;
 
 		// the pause epoch as of the acquisition's start or ZooKeeper's last confirmation
 		private volatile long confirmedEpoch;
@@ -287,6 +291,17 @@ public final class LockRegistry {
 
 		void abandon() {
 			this.abandoned = true;
+		}
+
+		void capTimer(ScheduledFuture<?> timer) {
+			this.capTimer = timer;
+		}
+
+		void cancelCap() {
+			ScheduledFuture<?> timer = this.capTimer;
+			if (timer != null) {
+				timer.cancel(false);
+			}
 		}
 
 		long sinceMillis() {

@@ -13,6 +13,8 @@ import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.zklock.LockLossReason;
+
 /**
  * The end of an engine in an application that stops, in two steps. First no new
  * lock is taken and every wait under way ends, its node deleted. Then the holds
@@ -58,12 +60,8 @@ final class ShutdownDrain {
 		List<CompletableFuture<Void>> deletions = new ArrayList<>();
 		int givenUp = 0;
 		for (LockRegistry.Entry entry : registry.entries(LockRegistry.Entry.OWNED)) {
-			// marked first: a release that comes now has nothing left to do
-			entry.abandon();
-			if (this.engine.lossHandler().shutdownLoss(entry)) {
-				givenUp++;
-			}
-			deletions.add(Nodes.delete(this.engine.client(), entry.node().path()));
+			deletions.add(this.engine.takeAway(entry, LockLossReason.SHUTDOWN));
+			givenUp++;
 		}
 		for (LockRegistry.Entry entry : registry.entries(LOST)) {
 			// lost before, its node gone with the session: its late release need not reach ZooKeeper

@@ -36,6 +36,12 @@ class DistributedLockValidationTests {
 				Arguments.of(UnknownBean.class, List.of("UnknownBean.place(Order)", "'@missingBean'", "does not exist")),
 				Arguments.of(BadTimeout.class, List.of("BadTimeout.place(Order)", "timeout \"5 seconds\"", "\"250ms\"")),
 				Arguments.of(NegativeTimeout.class, List.of("NegativeTimeout.place(Order)", "timeout \"-1s\"", "negative")),
+				Arguments.of(ZeroMaxHold.class, List.of("ZeroMaxHold.place(Order)", "maxHold \"0\"", "not positive",
+						"\"10m\"")),
+				Arguments.of(BadMaxHold.class, List.of("BadMaxHold.place(Order)", "maxHold \"ten minutes\"",
+						"is not a duration")),
+				Arguments.of(MaxHoldShorterThanTimeout.class, List.of("MaxHoldShorterThanTimeout.place(Order)",
+						"maxHold \"1s\" is shorter than timeout PT5S", "raise maxHold or lower the timeout")),
 				Arguments.of(UnresolvablePlaceholder.class,
 						List.of("UnresolvablePlaceholder.place(Order)", "${missing.lock-timeout}", "define the property")),
 				Arguments.of(MissingFallback.class,
@@ -160,6 +166,33 @@ class DistributedLockValidationTests {
 	static class NegativeTimeout {
 
 		@DistributedLock(key = "#order.id", timeout = "-1s")
+		public String place(Order order) {
+			return order.id();
+		}
+
+	}
+
+	static class ZeroMaxHold {
+
+		@DistributedLock(key = "#order.id", maxHold = "0")
+		public String place(Order order) {
+			return order.id();
+		}
+
+	}
+
+	static class BadMaxHold {
+
+		@DistributedLock(key = "#order.id", maxHold = "ten minutes")
+		public String place(Order order) {
+			return order.id();
+		}
+
+	}
+
+	static class MaxHoldShorterThanTimeout {
+
+		@DistributedLock(key = "#order.id", timeout = "5s", maxHold = "1s")
 		public String place(Order order) {
 			return order.id();
 		}
