@@ -8,6 +8,8 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import dev.zklock.LockTemplate;
+import dev.zklock.core.CuratorLockManager;
+import dev.zklock.core.PauseDetector;
 
 /**
  * A started {@link BenchConfiguration} context connected to the benchmark server.
@@ -93,6 +95,22 @@ public final class BenchContext implements AutoCloseable {
 	 */
 	public LockTemplate template() {
 		return this.context.getBean(LockTemplate.class);
+	}
+
+	/**
+	 * The auto-configured lock manager behind the proxy and the template.
+	 * @return the manager
+	 */
+	public CuratorLockManager lockManager() {
+		return this.context.getBean(CuratorLockManager.class);
+	}
+
+	/**
+	 * The auto-configured pause detector (pause detection is on by default).
+	 * @return the detector
+	 */
+	public PauseDetector pauseDetector() {
+		return this.context.getBean(PauseDetector.class);
 	}
 
 	@Override

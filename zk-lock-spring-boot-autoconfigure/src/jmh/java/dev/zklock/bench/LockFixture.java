@@ -119,11 +119,31 @@ public class LockFixture {
 	}
 
 	/**
+	 * The Spring context.
+	 * @return the context
+	 */
+	public BenchContext context() {
+		return this.context;
+	}
+
+	/**
 	 * The annotated bean behind its proxy.
 	 * @return the proxy
 	 */
 	public LockedService service() {
 		return this.service;
+	}
+
+	/**
+	 * One cycle of the annotated method of a mode, through the proxy.
+	 * @param mode {@code MUTEX}, {@code READ} or {@code WRITE}
+	 */
+	public void annotated(String mode) {
+		switch (mode) {
+			case "READ" -> this.service.read(KEY);
+			case "WRITE" -> this.service.write(KEY);
+			default -> this.service.mutex(KEY);
+		}
 	}
 
 	/**

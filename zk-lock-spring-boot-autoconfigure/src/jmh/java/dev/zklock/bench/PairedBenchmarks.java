@@ -2,7 +2,6 @@ package dev.zklock.bench;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
 import org.openjdk.jmh.annotations.Benchmark;
@@ -49,11 +48,7 @@ public class PairedBenchmarks {
 	@Param({ "MUTEX", "READ", "WRITE" })
 	public String mode;
 
-	private final long[][] samples = new long[KINDS.length][4096];
-
-	private final int[] counts = new int[KINDS.length];
-
-	private final long[] cpuNanos = new long[KINDS.length];
+	private final CycleTimes times = new CycleTimes(KINDS);
 
 	private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
 
@@ -75,11 +70,10 @@ public class PairedBenchmarks {
 			switch (kind) {
 				case 0 -> fixture.zooKeeperCreateDelete();
 				case 1 -> curator(fixture);
-				default -> annotated(fixture);
+				default -> fixture.annotated(this.mode);
 			}
 			long end = System.nanoTime();
-			this.cpuNanos[kind] += this.threads.getCurrentThreadCpuTime() - cpuStart;
-			record(kind, end - start);
+			this.times.record(kind, end - start, this.threads.getCurrentThreadCpuTime() - cpuStart);
 		}
 	}
 
@@ -91,54 +85,22 @@ public class PairedBenchmarks {
 		}
 	}
 
-	private void annotated(LockFixture fixture) {
-		switch (this.mode) {
-			case "READ" -> fixture.service().read(LockFixture.KEY);
-			case "WRITE" -> fixture.service().write(LockFixture.KEY);
-			default -> fixture.service().mutex(LockFixture.KEY);
-		}
-	}
-
 	/**
 	 * Publish this iteration's figures and start afresh.
 	 */
 	@TearDown(Level.Iteration)
 	public void publish() {
 		String prefix = this.mode.equals("MUTEX") ? "paired." : "paired-" + this.mode.toLowerCase() + ".";
-		double[] medians = new double[KINDS.length];
-		double[] means = new double[KINDS.length];
-		for (int kind = 0; kind < KINDS.length; kind++) {
-			long[] sorted = Arrays.copyOf(this.samples[kind], this.counts[kind]);
-			long cpu = this.cpuNanos[kind];
-			this.counts[kind] = 0;
-			this.cpuNanos[kind] = 0;
-			if (sorted.length == 0) {
-				return;
-			}
-			IterationMetrics.publish(prefix + KINDS[kind] + ".cpu", cpu / 1_000.0 / sorted.length, "us");
-			Arrays.sort(sorted);
-			medians[kind] = percentile(sorted, 50);
-			means[kind] = Arrays.stream(sorted).average().orElse(Double.NaN) / 1_000.0;
-			IterationMetrics.publish(prefix + KINDS[kind] + ".p50", medians[kind], "us");
-			IterationMetrics.publish(prefix + KINDS[kind] + ".p99", percentile(sorted, 99), "us");
-			IterationMetrics.publish(prefix + KINDS[kind] + ".mean", means[kind], "us");
+		CycleTimes.Summary summary = this.times.publish(prefix);
+		if (summary == null) {
+			return;
 		}
+		double[] medians = summary.medians();
+		double[] means = summary.means();
 		IterationMetrics.publish(prefix + "annotated/curator.p50", medians[2] / medians[1], "x");
 		IterationMetrics.publish(prefix + "annotated/curator.mean", means[2] / means[1], "x");
 		IterationMetrics.publish(prefix + "annotated/floor.p50", medians[2] / medians[0], "x");
 		IterationMetrics.publish(prefix + "curator/floor.p50", medians[1] / medians[0], "x");
-	}
-
-	private void record(int kind, long nanos) {
-		if (this.counts[kind] == this.samples[kind].length) {
-			this.samples[kind] = Arrays.copyOf(this.samples[kind], this.counts[kind] * 2);
-		}
-		this.samples[kind][this.counts[kind]++] = nanos;
-	}
-
-	private static double percentile(long[] sorted, double percentile) {
-		int index = (int) Math.ceil(percentile / 100.0 * sorted.length) - 1;
-		return sorted[Math.max(0, Math.min(index, sorted.length - 1))] / 1_000.0;
 	}
 
 }

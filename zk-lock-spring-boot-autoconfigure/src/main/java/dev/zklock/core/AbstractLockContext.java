@@ -15,6 +15,26 @@ import dev.zklock.LockLostException;
  */
 abstract class AbstractLockContext implements LockContext {
 
+	private static final String IN_DOUBT_AFTER_PAUSE = " is in doubt: this process was silent (paused) for longer "
+			+ "than is safe for its ZooKeeper session, which may have expired meanwhile. Do not write what it "
+			+ "protects now; it is held again once ZooKeeper confirms the lock node";
+
+	private static final String IN_DOUBT_SUSPENDED = " is in doubt: the ZooKeeper connection is suspended, so "
+			+ "another process may hold it. Do not write what it protects now; it is held again if the client "
+			+ "reconnects with the same session";
+
+	private static final String TAKEN_AWAY = " was taken away: it was held longer than its maxHold, so its node "
+			+ "was deleted";
+
+	private static final String GIVEN_UP_AT_SHUTDOWN = " was given up at shutdown: its work did not end within the "
+			+ "shutdown's drain timeout (spring.lifecycle.timeout-per-shutdown-phase), so its node was deleted";
+
+	private static final String TAKEN_AWAY_ADVICE = " and another process may hold it now. Abandon the work it "
+			+ "protects; a resource that checks fencing tokens rejects this holder's late writes";
+
+	private static final String LOST_ADVICE = "): another process may hold it now. Abandon the work it protects; a "
+			+ "resource that checks fencing tokens rejects this holder's late writes";
+
 	private final String name;
 
 	private final List<String> keys;
@@ -156,32 +176,31 @@ abstract class AbstractLockContext implements LockContext {
 				+ "'; it covers " + describeKeys());
 	}
 
+	// A StringBuilder, not '+': the first failure after a pause must not spend milliseconds of a resumed
+	// process's CPU linking string concatenations (invokedynamic), which '+' does on each site's first use
 	private String describeLoss(Hold hold, LockState state) {
-		String lock = "Lock '" + this.name + "' key '" + KeyEncoder.abbreviate(hold.key()) + "' ("
-				+ hold.describeMode() + ", fencing token " + hold.fencingToken() + ")";
+		StringBuilder message = new StringBuilder(320).append("Lock '")
+			.append(this.name)
+			.append("' key '")
+			.append(KeyEncoder.abbreviate(hold.key()))
+			.append("' (")
+			.append(hold.describeMode())
+			.append(", fencing token ")
+			.append(hold.fencingToken())
+			.append(')');
 		if (state == LockState.IN_DOUBT && hold.inDoubtAfterPause()) {
-			return lock + " is in doubt: this process was silent (paused) for longer than is safe for its ZooKeeper "
-					+ "session, which may have expired meanwhile. Do not write what it protects now; it is held again "
-					+ "once ZooKeeper confirms the lock node";
+			return message.append(IN_DOUBT_AFTER_PAUSE).toString();
 		}
 		if (state == LockState.IN_DOUBT) {
-			return lock + " is in doubt: the ZooKeeper connection is suspended, so another process may hold it. "
-					+ "Do not write what it protects now; it is held again if the client reconnects with the same "
-					+ "session";
+			return message.append(IN_DOUBT_SUSPENDED).toString();
 		}
 		if (hold.lossReason() == LockLossReason.MAX_HOLD_EXCEEDED) {
-			return lock + " was taken away: it was held longer than its maxHold, so its node was deleted and another "
-					+ "process may hold it now. Abandon the work it protects; a resource that checks fencing tokens "
-					+ "rejects this holder's late writes";
+			return message.append(TAKEN_AWAY).append(TAKEN_AWAY_ADVICE).toString();
 		}
 		if (hold.lossReason() == LockLossReason.SHUTDOWN) {
-			return lock + " was given up at shutdown: its work did not end within the shutdown's drain timeout "
-					+ "(spring.lifecycle.timeout-per-shutdown-phase), so its node was deleted and another process may "
-					+ "hold it now. Abandon the work it protects; a resource that checks fencing tokens rejects this "
-					+ "holder's late writes";
+			return message.append(GIVEN_UP_AT_SHUTDOWN).append(TAKEN_AWAY_ADVICE).toString();
 		}
-		return lock + " was lost (" + hold.lossReason() + "): another process may hold it now. Abandon the work it "
-				+ "protects; a resource that checks fencing tokens rejects this holder's late writes";
+		return message.append(" was lost (").append(hold.lossReason()).append(LOST_ADVICE).toString();
 	}
 
 	private String describeKeys() {

@@ -114,6 +114,7 @@ final class LockEngine implements AutoCloseable {
 	}
 
 	void setPauseDetector(PauseDetector detector) {
+		this.pauseGuard.close();
 		this.pauseGuard = (detector != null) ? new PauseGuard(detector, this.client, this.lossHandler)
 				: PauseGuard.NONE;
 	}
@@ -337,6 +338,7 @@ final class LockEngine implements AutoCloseable {
 	 */
 	@Override
 	public void close() {
+		this.pauseGuard.close();
 		this.lossHandler.close();
 		this.timer.shutdownNow();
 	}

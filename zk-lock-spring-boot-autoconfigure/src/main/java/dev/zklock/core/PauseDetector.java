@@ -1,6 +1,9 @@
 package dev.zklock.core;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 
@@ -36,6 +39,9 @@ public final class PauseDetector implements AutoCloseable {
 
 	private static final Logger logger = LoggerFactory.getLogger(PauseDetector.class);
 
+	// the safe silence is this part of the negotiated session timeout (safeSilence says why)
+	private static final int SAFE_PART = 4;
+
 	private final long tickNanos;
 
 	private final long pauseThresholdNanos;
@@ -43,6 +49,8 @@ public final class PauseDetector implements AutoCloseable {
 	private final LongSupplier clock;
 
 	private final Thread ticker;
+
+	private final List<Runnable> tickListeners = new CopyOnWriteArrayList<>();
 
 	private volatile long lastTickNanos;
 
@@ -120,7 +128,17 @@ public final class PauseDetector implements AutoCloseable {
 		// T/3 - RTT in the worst case. A quarter of T keeps T/12 in hand for the round
 		// trip, the ticker's own delay, clock rates that differ slightly between machines,
 		// and the moment between the caller's check and its use of the lock.
-		return sessionTimeout.dividedBy(4);
+		return sessionTimeout.dividedBy(SAFE_PART);
+	}
+
+	/**
+	 * {@link #safeSilence(Duration)} in nanoseconds, without allocating: for every
+	 * lock check.
+	 * @param sessionTimeoutMillis the negotiated session timeout, positive
+	 * @return the safe silence in nanoseconds
+	 */
+	static long safeSilenceNanos(long sessionTimeoutMillis) {
+		return TimeUnit.MILLISECONDS.toNanos(sessionTimeoutMillis) / SAFE_PART;
 	}
 
 	/**
@@ -192,6 +210,19 @@ public final class PauseDetector implements AutoCloseable {
 		LockSupport.unpark(this.ticker);
 	}
 
+	/**
+	 * Run a task on the ticker's thread after every tick: work that a lock check hands
+	 * on, so that the check itself never waits for, or wakes, another thread.
+	 * @param listener the task; quick, and never blocking for long
+	 */
+	void addTickListener(Runnable listener) {
+		this.tickListeners.add(listener);
+	}
+
+	void removeTickListener(Runnable listener) {
+		this.tickListeners.remove(listener);
+	}
+
 	boolean isTicking() {
 		return this.ticker.isAlive();
 	}
@@ -209,6 +240,14 @@ public final class PauseDetector implements AutoCloseable {
 					this.pauseEpoch);
 		}
 		this.lastTickNanos = now;
+		for (Runnable listener : this.tickListeners) {
+			try {
+				listener.run();
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Pause detector tick listener {} failed", listener, ex);
+			}
+		}
 	}
 
 	private void run() {

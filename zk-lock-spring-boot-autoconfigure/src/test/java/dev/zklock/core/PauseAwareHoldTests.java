@@ -1,10 +1,15 @@
 package dev.zklock.core;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.apache.curator.utils.DefaultTracerDriver;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -17,6 +22,7 @@ import dev.zklock.LockLossReason;
 import dev.zklock.LockLostException;
 import dev.zklock.LockRequest;
 import dev.zklock.annotation.LockMode;
+import dev.zklock.testsupport.FourLetterWords;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -29,6 +35,8 @@ import static org.awaitility.Awaitility.await;
  * the confirmation that follows is a real round trip.
  */
 class PauseAwareHoldTests extends AbstractZooKeeperTests {
+
+	private static final Pattern RECEIVED = Pattern.compile("recved=(\\d+)");
 
 	private final AtomicLong clock = new AtomicLong();
 
@@ -78,7 +86,11 @@ class PauseAwareHoldTests extends AbstractZooKeeperTests {
 			this.detector.tick();
 			assertThat(this.detector.silentLongerThan(TimeUnit.MILLISECONDS.toNanos(1))).isFalse();
 			assertThat(handle.isHeld()).isFalse();
-			await().atMost(Duration.ofSeconds(10)).until(handle::isHeld);
+			// the check queued the confirmation; the ticker, ticking on, sends it
+			await().atMost(Duration.ofSeconds(10)).until(() -> {
+				this.detector.tick();
+				return handle.isHeld();
+			});
 		}
 	}
 
@@ -98,6 +110,8 @@ class PauseAwareHoldTests extends AbstractZooKeeperTests {
 		client.delete().forPath(handle.nodePath());
 		this.clock.addAndGet(TimeUnit.SECONDS.toNanos(15));
 		assertThat(handle.isHeld()).isFalse();
+		// the check only queued the confirmation; the ticker, running again, sends it
+		this.detector.tick();
 		await().atMost(Duration.ofSeconds(10))
 			.until(() -> this.manager.getRegistry().count(LockState.LOST) == 1);
 		assertThat(this.losses).containsExactly(LockLossReason.NODE_DELETED);
@@ -119,12 +133,71 @@ class PauseAwareHoldTests extends AbstractZooKeeperTests {
 	}
 
 	@Test
+	void checksWhileNothingWasSilentSendNothingToZooKeeper() throws Exception {
+		RoundTripTests.Operations operations = new RoundTripTests.Operations();
+		client.getZookeeperClient().setTracerDriver(operations);
+		try (LockHandle handle = this.manager.acquire(request(LockMode.MUTEX))) {
+			long session = client.getZookeeperClient().getZooKeeper().getSessionId();
+			long pingAfterNanos = TimeUnit.MILLISECONDS
+				.toNanos(client.getZookeeperClient().getLastNegotiatedSessionTimeoutMs() / 3);
+			// a request just sent: the client sends no ping before a third of the session timeout without one
+			client.checkExists().forPath(this.basePath);
+			long start = System.nanoTime();
+			long packetsBefore = packetsReceived(session);
+			operations.start(this.basePath);
+			for (int i = 0; i < 10_000; i++) {
+				// the ticker ticks on time: nothing is silent
+				this.clock.addAndGet(TimeUnit.MILLISECONDS.toNanos(10));
+				this.detector.tick();
+				assertThat(handle.isHeld()).isTrue();
+				handle.assertHeld();
+			}
+			List<String> quietOperations = operations.stop();
+			long quietPackets = packetsReceived(session) - packetsBefore;
+			assertThat(System.nanoTime() - start).as("checks done before the client's next ping")
+				.isLessThan(pingAfterNanos);
+			// control: after a pause the same counts show the one confirmation round trip
+			operations.start(this.basePath);
+			this.clock.addAndGet(TimeUnit.SECONDS.toNanos(15));
+			assertThat(handle.isHeld()).isFalse();
+			await().atMost(Duration.ofSeconds(10)).until(() -> {
+				this.detector.tick();
+				return handle.isHeld();
+			});
+			List<String> confirmation = operations.stop();
+			long confirmationPackets = packetsReceived(session) - packetsBefore - quietPackets;
+			assertThat(quietOperations).as("Curator operations of 20,000 checks").isEmpty();
+			assertThat(quietPackets).as("requests the server received during 20,000 checks").isZero();
+			assertThat(confirmation).hasSize(2).anyMatch((name) -> name.contains("Sync"))
+				.anyMatch((name) -> name.contains("Exists"));
+			assertThat(confirmationPackets).isGreaterThanOrEqualTo(2);
+		}
+		finally {
+			client.getZookeeperClient().setTracerDriver(new DefaultTracerDriver());
+		}
+	}
+
+	@Test
 	void controlWithoutADetectorTheHoldTrustsItselfThroughThePause() throws Exception {
 		this.manager.setPauseDetector(null);
 		try (LockHandle handle = this.manager.acquire(request(LockMode.MUTEX))) {
 			this.clock.addAndGet(TimeUnit.SECONDS.toNanos(15));
 			assertThat(handle.isHeld()).isTrue();
 		}
+	}
+
+	// what the server received from one session, pings included, as the cons four-letter word counts it
+	private static long packetsReceived(long session) throws IOException {
+		String sid = "sid=0x" + Long.toHexString(session) + ",";
+		for (String line : FourLetterWords.send(server.getPort(), "cons").split("\n")) {
+			if (line.contains(sid)) {
+				Matcher matcher = RECEIVED.matcher(line);
+				if (matcher.find()) {
+					return Long.parseLong(matcher.group(1));
+				}
+			}
+		}
+		throw new IllegalStateException("The server lists no connection of session 0x" + Long.toHexString(session));
 	}
 
 	private static LockRequest request(LockMode mode) {

@@ -1,6 +1,8 @@
 package dev.zklock.core;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
@@ -74,6 +76,32 @@ class PauseDetectorTests {
 		// below the worst case the server leaves us, a third of the session
 		assertThat(PauseDetector.safeSilence(Duration.ofMillis(6_000)))
 			.isLessThan(Duration.ofMillis(6_000).dividedBy(3));
+	}
+
+	@Test
+	void tickListenersRunAfterEachTickWithTheTickRecorded() {
+		List<Long> seen = new ArrayList<>();
+		Runnable listener = () -> seen.add(this.detector.silenceNanos());
+		this.detector.addTickListener(() -> {
+			throw new IllegalStateException("a failing listener");
+		});
+		this.detector.addTickListener(listener);
+		this.clock.addAndGet(10 * MS);
+		this.detector.tick();
+		this.clock.addAndGet(10 * MS);
+		this.detector.tick();
+		this.detector.removeTickListener(listener);
+		this.detector.tick();
+		// the failing listener stopped neither the tick nor the next listener
+		assertThat(seen).containsExactly(0L, 0L);
+	}
+
+	@Test
+	void safeSilenceInNanosIsTheSameQuarter() {
+		for (long millis : new long[] { 1, 4_000, 6_001, 30_000, 40_003 }) {
+			assertThat(PauseDetector.safeSilenceNanos(millis)).as("safe silence of %d ms", millis)
+				.isEqualTo(PauseDetector.safeSilence(Duration.ofMillis(millis)).toNanos());
+		}
 	}
 
 	@Test

@@ -141,13 +141,21 @@ final class SteppedSections {
 		long token = context.fencingToken();
 		long value = enter(resource, key, token);
 		boolean checkedBefore = CriticalSection.isHeld();
+		// read once before the pause, so that the first read after it loads no class
+		ThreadSchedule.now();
+		ThreadSchedule.runnableThreads();
 		WorkerEvents.emit("at-pause", "id", id, "token", token, "checked", checkedBefore);
 		// with watch=true this thread notices the end of the pause by itself and checks at once
 		long pauseEnd = watch ? awaitOwnPause() : 0;
+		// what the scheduler did to this thread meanwhile, read inside the wall-time window: why the wall time
+		// exceeds the CPU time
+		ThreadSchedule scheduleBefore = ThreadSchedule.now();
 		long cpuStart = CPU.getCurrentThreadCpuTime();
 		boolean firstCheckPassed = CriticalSection.isHeld();
 		long firstCheckCpuMicros = (CPU.getCurrentThreadCpuTime() - cpuStart) / 1_000;
+		ThreadSchedule schedule = ThreadSchedule.now().since(scheduleBefore);
 		long firstCheckMicros = watch ? (System.nanoTime() - pauseEnd) / 1_000 : -1;
+		long runnable = ThreadSchedule.runnableThreads();
 		long firstCheckWallMillis = System.currentTimeMillis();
 		if (!LockWorker.await(this.signals.apply("go:" + id), SIGNAL_TIMEOUT)) {
 			throw new IllegalStateException("no go signal for " + id);
@@ -167,7 +175,10 @@ final class SteppedSections {
 		resource.exit(key);
 		return List.of("token", token, "heldAtResume", heldAtResume, "accepted", accepted, "assertHeldFailedAfterMs",
 				detected, "firstCheckPassed", firstCheckPassed, "firstCheckAtMs", firstCheckWallMillis,
-				"firstCheckMicros", firstCheckMicros, "firstCheckCpuMicros", firstCheckCpuMicros);
+				"firstCheckMicros", firstCheckMicros, "firstCheckCpuMicros", firstCheckCpuMicros,
+				"firstCheckRunQueueMicros", schedule.runQueueNanos() / 1_000, "firstCheckBlocked",
+				schedule.voluntarySwitches(), "firstCheckPreempted", schedule.involuntarySwitches(), "runnableThreads",
+				runnable);
 	}
 
 	// Returns when this thread runs again after the process was frozen: a gap of over a second in its 1 ms steps
