@@ -1,5 +1,7 @@
 package dev.zklock.core;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.List;
 import java.util.Objects;
 
@@ -96,7 +98,7 @@ abstract class AbstractLockContext implements LockContext {
 	}
 
 	@Override
-	public long fencingToken(String key) {
+	public long fencingToken(@Nullable String key) {
 		return hold(key).fencingToken();
 	}
 
@@ -111,7 +113,7 @@ abstract class AbstractLockContext implements LockContext {
 	}
 
 	@Override
-	public String nodePath(String key) {
+	public String nodePath(@Nullable String key) {
 		return hold(key).nodePath();
 	}
 
@@ -165,7 +167,7 @@ abstract class AbstractLockContext implements LockContext {
 		return true;
 	}
 
-	private Hold hold(String key) {
+	private Hold hold(@Nullable String key) {
 		checkOpen();
 		for (Hold hold : this.holds) {
 			if (Objects.equals(hold.key(), key)) {

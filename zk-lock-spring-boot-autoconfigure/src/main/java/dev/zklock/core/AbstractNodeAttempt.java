@@ -1,5 +1,7 @@
 package dev.zklock.core;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -69,7 +71,7 @@ abstract class AbstractNodeAttempt implements NodeAttempt {
 	 * @param path the node, or {@code null} when none was created
 	 * @return completes once the node is confirmed gone
 	 */
-	CompletableFuture<Void> deleteNode(String path) {
+	CompletableFuture<Void> deleteNode(@Nullable String path) {
 		this.client.removeWatchers();
 		if (path == null) {
 			return CompletableFuture.completedFuture(null);

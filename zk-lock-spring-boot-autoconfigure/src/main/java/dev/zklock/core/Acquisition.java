@@ -1,5 +1,7 @@
 package dev.zklock.core;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
@@ -44,9 +46,9 @@ final class Acquisition {
 
 	private final List<Target> targets;
 
-	private final Thread owner;
+	private final @Nullable Thread owner;
 
-	private final byte[] data;
+	private final byte @Nullable [] data;
 
 	private final long timeoutNanos;
 
@@ -58,9 +60,9 @@ final class Acquisition {
 
 	private final ReentrantLock lock = new ReentrantLock();
 
-	private NodeAttempt current;
+	private @Nullable NodeAttempt current;
 
-	private ScheduledFuture<?> timer;
+	private @Nullable ScheduledFuture<?> timer;
 
 	private boolean finished;
 
@@ -72,11 +74,11 @@ final class Acquisition {
 	 * @param fixedName for a READ of the thread that holds WRITE on the same path,
 	 * the name of the read node sorted at its write node; else {@code null}
 	 */
-	record Target(String key, String path, String fixedName) {
+	record Target(@Nullable String key, String path, @Nullable String fixedName) {
 
 	}
 
-	Acquisition(LockEngine engine, String name, LockMode mode, int permits, List<Target> targets, Thread owner,
+	Acquisition(LockEngine engine, String name, LockMode mode, int permits, List<Target> targets, @Nullable Thread owner,
 			long timeoutNanos) {
 		this.engine = engine;
 		this.name = name;
@@ -104,7 +106,7 @@ final class Acquisition {
 	/**
 	 * The key being locked now, for messages.
 	 */
-	String currentKey() {
+	@Nullable String currentKey() {
 		this.lock.lock();
 		try {
 			return this.targets.get(Math.min(this.taken.size(), this.targets.size() - 1)).key();
@@ -139,9 +141,9 @@ final class Acquisition {
 	}
 
 	private void next() {
-		Target target;
-		NodeAttempt attempt;
-		LockRegistry.Entry entry;
+		@Nullable Target target;
+		@Nullable NodeAttempt attempt;
+		LockRegistry.@Nullable Entry entry;
 		List<Hold> holds = null;
 		List<Hold> restart = null;
 		this.lock.lock();
@@ -186,10 +188,18 @@ final class Acquisition {
 			this.engine.release(restart).whenComplete((ignored, ex) -> next());
 			return;
 		}
-		attempt.start().whenComplete((node, ex) -> keyDone(target, entry, attempt, node, ex));
+		if (target == null || attempt == null || entry == null) {
+			// every branch above that leaves them unset has returned
+			return;
+		}
+		Target key = target;
+		NodeAttempt keyAttempt = attempt;
+		LockRegistry.Entry keyEntry = entry;
+		keyAttempt.start().whenComplete((node, ex) -> keyDone(key, keyEntry, keyAttempt, node, ex));
 	}
 
-	private void keyDone(Target target, LockRegistry.Entry entry, NodeAttempt attempt, LockNode node, Throwable ex) {
+	private void keyDone(Target target, LockRegistry.Entry entry, NodeAttempt attempt, @Nullable LockNode node,
+			@Nullable Throwable ex) {
 		if (node == null) {
 			this.engine.registry().remove(entry);
 			if (ex != null) {
@@ -237,7 +247,7 @@ final class Acquisition {
 	}
 
 	// Timeout, cancellation, shutdown or a key found taken by a single try; null completes with "not acquired"
-	private boolean giveUp(Exception failure) {
+	private boolean giveUp(@Nullable Exception failure) {
 		List<Hold> holds;
 		NodeAttempt attempt;
 		this.lock.lock();

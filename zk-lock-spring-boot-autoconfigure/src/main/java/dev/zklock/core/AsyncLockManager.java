@@ -1,5 +1,7 @@
 package dev.zklock.core;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -44,7 +46,7 @@ public class AsyncLockManager implements AutoCloseable {
 
 	private final Executor executor;
 
-	private final ExecutorService ownExecutor;
+	private final @Nullable ExecutorService ownExecutor;
 
 	private volatile Instrumentations instrumentations = Instrumentations.NONE;
 
@@ -71,15 +73,23 @@ public class AsyncLockManager implements AutoCloseable {
 	 * {@code @DistributedLock}, the locked method); {@code null} for one of the
 	 * manager's own
 	 */
-	public AsyncLockManager(CuratorFramework client, String basePath, Duration defaultTimeout, Executor executor) {
+	public AsyncLockManager(CuratorFramework client, String basePath, Duration defaultTimeout,
+			@Nullable Executor executor) {
 		this(new LockEngine(client, basePath, defaultTimeout), true, executor);
 	}
 
-	AsyncLockManager(LockEngine engine, boolean ownsEngine, Executor executor) {
+	AsyncLockManager(LockEngine engine, boolean ownsEngine, @Nullable Executor executor) {
 		this.engine = engine;
 		this.ownsEngine = ownsEngine;
-		this.ownExecutor = (executor != null) ? null : newExecutor();
-		this.executor = (executor != null) ? executor : this.ownExecutor;
+		if (executor != null) {
+			this.ownExecutor = null;
+			this.executor = executor;
+		}
+		else {
+			ExecutorService own = newExecutor();
+			this.ownExecutor = own;
+			this.executor = own;
+		}
 	}
 
 	private static ExecutorService newExecutor() {
@@ -106,7 +116,7 @@ public class AsyncLockManager implements AutoCloseable {
 	 * {@code maxHold}, as {@link CuratorLockManager#setDefaultMaxHold(Duration)} does.
 	 * @param maxHold the cap, positive, or {@code null} for none (the default)
 	 */
-	public void setDefaultMaxHold(Duration maxHold) {
+	public void setDefaultMaxHold(@Nullable Duration maxHold) {
 		this.engine.setDefaultMaxHold(maxHold);
 	}
 

@@ -1,5 +1,7 @@
 package dev.zklock.core;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -93,7 +95,7 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 	 * @param detector a started detector, or {@code null} to trust the connection
 	 * alone
 	 */
-	public void setPauseDetector(PauseDetector detector) {
+	public void setPauseDetector(@Nullable PauseDetector detector) {
 		this.engine.setPauseDetector(detector);
 	}
 
@@ -103,7 +105,7 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 	 * {@link LockRequest.Builder#maxHold(Duration)} describes.
 	 * @param maxHold the cap, positive, or {@code null} for none (the default)
 	 */
-	public void setDefaultMaxHold(Duration maxHold) {
+	public void setDefaultMaxHold(@Nullable Duration maxHold) {
 		this.engine.setDefaultMaxHold(maxHold);
 	}
 
@@ -122,7 +124,7 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 	 * for one of the view's own
 	 * @return a new view; closing it leaves this manager open
 	 */
-	public AsyncLockManager async(Executor executor) {
+	public AsyncLockManager async(@Nullable Executor executor) {
 		return new AsyncLockManager(this.engine, false, executor);
 	}
 
@@ -228,9 +230,10 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 		}
 		List<Hold> holds = new ArrayList<>(slotKeys.length);
 		for (SlotKey slotKey : slotKeys) {
-			LockSlot slot = slots.get(slotKey);
+			// every slot was entered or created above
+			LockSlot slot = Objects.requireNonNull(slots.get(slotKey));
 			slot.enter(mode);
-			holds.add(slot.hold(mode));
+			holds.add(Objects.requireNonNull(slot.hold(mode)));
 		}
 		CuratorLockHandle handle = new CuratorLockHandle(this, name, keys, mode, List.copyOf(holds),
 				List.of(slotKeys), true);
@@ -276,11 +279,12 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 	}
 
 	// A thread holding WRITE takes READ with a node sorted at its write node, as Curator does
-	private static String readNodeOfWriter(LockSlot slot, LockMode mode) {
-		if (mode != LockMode.READ || slot == null || slot.count(LockMode.WRITE) == 0) {
+	private static @Nullable String readNodeOfWriter(@Nullable LockSlot slot, LockMode mode) {
+		Hold write = (mode == LockMode.READ && slot != null) ? slot.hold(LockMode.WRITE) : null;
+		if (write == null) {
 			return null;
 		}
-		String writeNode = slot.hold(LockMode.WRITE).nodePath();
+		String writeNode = write.nodePath();
 		return QueueRule.READ_NAME + QueueRule.WRITE.sequence(writeNode.substring(writeNode.lastIndexOf('/') + 1));
 	}
 
@@ -294,7 +298,7 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 		return slots;
 	}
 
-	private static void rejectUpgrade(LockSlot slot, String name, String key) {
+	private static void rejectUpgrade(@Nullable LockSlot slot, String name, @Nullable String key) {
 		if (slot != null && slot.count(LockMode.READ) > 0 && slot.count(LockMode.WRITE) == 0) {
 			throw new LockException("Lock '" + name + "' key '" + KeyEncoder.abbreviate(key)
 					+ "' is held in READ mode by this thread, which now asks for WRITE: upgrading a read lock would "

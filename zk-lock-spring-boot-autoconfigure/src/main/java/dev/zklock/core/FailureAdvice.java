@@ -1,5 +1,7 @@
 package dev.zklock.core;
 
+import org.jspecify.annotations.Nullable;
+
 import org.apache.zookeeper.KeeperException;
 
 /**
@@ -20,7 +22,7 @@ final class FailureAdvice {
 	 * @param basePath the base path of the locks
 	 * @return one sentence, starting in lower case
 	 */
-	static String forCode(KeeperException.Code code, String path, String basePath) {
+	static String forCode(KeeperException.@Nullable Code code, @Nullable String path, String basePath) {
 		String node = (path != null) ? path : "a node under " + basePath;
 		if (code == null) {
 			return "check the ZooKeeper connection (zk-lock.connect-string)";

@@ -1,5 +1,7 @@
 package dev.zklock.core;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.zklock.LockLossReason;
 
 /**
@@ -29,7 +31,7 @@ final class Hold {
 		return this.attempt;
 	}
 
-	String key() {
+	@Nullable String key() {
 		return this.entry.key();
 	}
 
@@ -58,7 +60,7 @@ final class Hold {
 		return this.entry.node().path();
 	}
 
-	LockLossReason lossReason() {
+	@Nullable LockLossReason lossReason() {
 		return this.entry.lossReason();
 	}
 

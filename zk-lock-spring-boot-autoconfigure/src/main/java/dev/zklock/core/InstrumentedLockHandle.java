@@ -1,5 +1,7 @@
 package dev.zklock.core;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.List;
 
 import dev.zklock.LockHandle;
@@ -47,7 +49,7 @@ final class InstrumentedLockHandle implements LockHandle {
 	}
 
 	@Override
-	public long fencingToken(String key) {
+	public long fencingToken(@Nullable String key) {
 		return this.delegate.fencingToken(key);
 	}
 
@@ -57,7 +59,7 @@ final class InstrumentedLockHandle implements LockHandle {
 	}
 
 	@Override
-	public String nodePath(String key) {
+	public String nodePath(@Nullable String key) {
 		return this.delegate.nodePath(key);
 	}
 

@@ -1,5 +1,7 @@
 package dev.zklock.core;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.List;
 import java.util.Objects;
 
@@ -42,7 +44,7 @@ public final class InstrumentedLockManager implements LockManager {
 	 * @param manager a manager, possibly instrumented
 	 * @return the innermost manager
 	 */
-	public static LockManager unwrap(LockManager manager) {
+	public static @Nullable LockManager unwrap(@Nullable LockManager manager) {
 		LockManager current = manager;
 		while (current instanceof InstrumentedLockManager instrumented) {
 			current = instrumented.delegate;

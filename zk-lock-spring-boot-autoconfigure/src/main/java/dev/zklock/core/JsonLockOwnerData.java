@@ -1,5 +1,7 @@
 package dev.zklock.core;
 
+import org.jspecify.annotations.Nullable;
+
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -16,7 +18,7 @@ final class JsonLockOwnerData implements LockOwnerData {
 	// Thread name and its bytes; JDK types only, so a pooled thread never pins this class
 	private final ThreadLocal<Map.Entry<String, byte[]>> perThread = new ThreadLocal<>();
 
-	JsonLockOwnerData(String applicationName) {
+	JsonLockOwnerData(@Nullable String applicationName) {
 		StringBuilder json = new StringBuilder(96).append('{');
 		if (applicationName != null && !applicationName.isBlank()) {
 			appendString(json, "app", applicationName).append(',');

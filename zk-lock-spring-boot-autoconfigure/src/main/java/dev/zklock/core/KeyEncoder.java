@@ -1,5 +1,7 @@
 package dev.zklock.core;
 
+import org.jspecify.annotations.Nullable;
+
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 
@@ -79,10 +81,14 @@ public final class KeyEncoder {
 	/**
 	 * Shorten a key for log and exception messages.
 	 * @param key the raw key, may be {@code null}
-	 * @return the key, or its first characters and its length when it is long
+	 * @return the key ({@code "null"} for none), or its first characters and its
+	 * length when it is long
 	 */
-	public static String abbreviate(String key) {
-		if (key == null || key.length() <= MAX_PLAIN_LENGTH) {
+	public static String abbreviate(@Nullable String key) {
+		if (key == null) {
+			return "null";
+		}
+		if (key.length() <= MAX_PLAIN_LENGTH) {
 			return key;
 		}
 		return key.substring(0, HASHED_PREFIX_LENGTH) + "...(" + key.length() + " chars)";

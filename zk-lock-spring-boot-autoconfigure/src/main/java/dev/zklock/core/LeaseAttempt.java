@@ -1,5 +1,7 @@
 package dev.zklock.core;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -39,21 +41,21 @@ final class LeaseAttempt extends AbstractNodeAttempt {
 
 	private final int permits;
 
-	private final byte[] data;
+	private final byte @Nullable [] data;
 
 	private final boolean tryOnce;
 
 	private final Watcher watcher = (event) -> readLeases();
 
-	private QueueAttempt mutex;
+	private @Nullable QueueAttempt mutex;
 
-	private String leasePath;
+	private @Nullable String leasePath;
 
-	private Stat leaseStat;
+	private @Nullable Stat leaseStat;
 
 	private int restarts;
 
-	LeaseAttempt(CuratorFramework client, String path, int permits, byte[] data, boolean tryOnce) {
+	LeaseAttempt(CuratorFramework client, String path, int permits, byte @Nullable [] data, boolean tryOnce) {
 		super(client);
 		this.parent = client;
 		this.path = path;
@@ -186,7 +188,7 @@ final class LeaseAttempt extends AbstractNodeAttempt {
 		}
 		else if (leases.size() <= this.permits) {
 			this.client.removeWatchers();
-			this.mutex.release();
+			releaseMutex();
 			Nodes.resolve(this.client, ours, stat, this.result);
 		}
 		else if (this.tryOnce) {
@@ -210,7 +212,7 @@ final class LeaseAttempt extends AbstractNodeAttempt {
 			this.lock.unlock();
 		}
 		this.client.removeWatchers();
-		this.mutex.release();
+		releaseMutex();
 		if (again) {
 			takeMutex();
 		}
@@ -242,7 +244,14 @@ final class LeaseAttempt extends AbstractNodeAttempt {
 		CompletableFuture.allOf(mutexGone, leaseGone).whenComplete((ignored, ex) -> settle(ex));
 	}
 
-	private String takeLease() {
+	private void releaseMutex() {
+		QueueAttempt held = this.mutex;
+		if (held != null) {
+			held.release();
+		}
+	}
+
+	private @Nullable String takeLease() {
 		this.lock.lock();
 		try {
 			String lease = this.leasePath;

@@ -1,5 +1,7 @@
 package dev.zklock.core;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -62,7 +64,7 @@ final class LockEngine implements AutoCloseable {
 	private volatile boolean shuttingDown;
 
 	// the cap of holds whose request has none; null for none
-	private volatile Duration defaultMaxHold;
+	private volatile @Nullable Duration defaultMaxHold;
 
 	private final ShutdownDrain shutdown = new ShutdownDrain(this);
 
@@ -113,7 +115,7 @@ final class LockEngine implements AutoCloseable {
 		return this.pauseGuard;
 	}
 
-	void setPauseDetector(PauseDetector detector) {
+	void setPauseDetector(@Nullable PauseDetector detector) {
 		this.pauseGuard.close();
 		this.pauseGuard = (detector != null) ? new PauseGuard(detector, this.client, this.lossHandler)
 				: PauseGuard.NONE;
@@ -134,8 +136,8 @@ final class LockEngine implements AutoCloseable {
 	 * @param owner the thread that will own the holds, {@code null} for none
 	 * @return the started acquisition
 	 */
-	Acquisition acquire(String name, LockMode mode, int permits, List<Acquisition.Target> targets, Duration timeout,
-			Thread owner) {
+	Acquisition acquire(String name, LockMode mode, int permits, List<Acquisition.Target> targets,
+			@Nullable Duration timeout, @Nullable Thread owner) {
 		Duration wait = (timeout != null) ? timeout : this.defaultTimeout;
 		long nanos = (wait.compareTo(Duration.ofNanos(MAX_WAIT_NANOS)) >= 0) ? MAX_WAIT_NANOS : wait.toNanos();
 		Acquisition acquisition = new Acquisition(this, name, mode, permits, targets, owner, nanos);
@@ -149,7 +151,8 @@ final class LockEngine implements AutoCloseable {
 		return acquisition;
 	}
 
-	NodeAttempt newAttempt(Acquisition.Target target, LockMode mode, int permits, byte[] data, boolean tryOnce) {
+	NodeAttempt newAttempt(Acquisition.Target target, LockMode mode, int permits, byte @Nullable [] data,
+			boolean tryOnce) {
 		return switch (mode) {
 			case MUTEX -> new QueueAttempt(this.client, target.path(), QueueRule.MUTEX, data, tryOnce, null);
 			case READ -> new QueueAttempt(this.client, target.path(), QueueRule.READ, data, tryOnce,
@@ -179,13 +182,13 @@ final class LockEngine implements AutoCloseable {
 		}
 		CompletableFuture<Void> all = new CompletableFuture<>();
 		CompletableFuture.allOf(releases.toArray(new CompletableFuture<?>[0])).whenComplete((ignored, ex) -> {
-			LockException failure = null;
+			@Nullable LockException failure = null;
 			for (CompletableFuture<Void> release : releases) {
 				Throwable cause = release.handle((v, t) -> t).join();
 				if (cause != null && failure == null) {
 					failure = (LockException) unwrap(cause);
 				}
-				else if (cause != null) {
+				else if (cause != null && failure != null) {
 					failure.addSuppressed(unwrap(cause));
 				}
 			}
@@ -234,7 +237,7 @@ final class LockEngine implements AutoCloseable {
 		});
 	}
 
-	ScheduledFuture<?> schedule(Runnable task, long delay, TimeUnit unit) {
+	@Nullable ScheduledFuture<?> schedule(Runnable task, long delay, TimeUnit unit) {
 		try {
 			return this.timer.schedule(task, delay, unit);
 		}
@@ -249,7 +252,7 @@ final class LockEngine implements AutoCloseable {
 		return this.shutdown;
 	}
 
-	void setDefaultMaxHold(Duration maxHold) {
+	void setDefaultMaxHold(@Nullable Duration maxHold) {
 		if (maxHold != null && (maxHold.isNegative() || maxHold.isZero())) {
 			throw new IllegalArgumentException("zk-lock.max-hold must be positive, got " + maxHold);
 		}
@@ -262,7 +265,7 @@ final class LockEngine implements AutoCloseable {
 	 * @param holds the holds
 	 * @param maxHold the request's cap, or {@code null} for the default
 	 */
-	void capHolds(List<Hold> holds, Duration maxHold) {
+	void capHolds(List<Hold> holds, @Nullable Duration maxHold) {
 		Duration cap = (maxHold != null) ? maxHold : this.defaultMaxHold;
 		if (cap == null) {
 			return;

@@ -1,5 +1,7 @@
 package dev.zklock.core;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.Instant;
 
 import dev.zklock.annotation.LockMode;
@@ -18,7 +20,7 @@ import dev.zklock.annotation.LockMode;
  * @param fencingToken the creation zxid of the holder's lock node, or 0 while
  * waiting
  */
-public record LockInfo(String name, String key, String path, LockMode mode, String threadName, long threadId,
+public record LockInfo(String name, @Nullable String key, String path, LockMode mode, String threadName, long threadId,
 		Instant since, LockState state, long fencingToken) {
 
 }

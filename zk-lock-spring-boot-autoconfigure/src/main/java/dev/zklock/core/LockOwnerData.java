@@ -1,5 +1,7 @@
 package dev.zklock.core;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The data stored in each lock node this process creates, so that ZooKeeper tools
  * ({@code zkCli get}) show who holds or awaits a lock. Called by the acquiring
@@ -12,7 +14,7 @@ public interface LockOwnerData {
 	 * The data for a node created by the current thread.
 	 * @return the bytes, or {@code null} for the Curator client's default data
 	 */
-	byte[] forCurrentThread();
+	byte @Nullable [] forCurrentThread();
 
 	/**
 	 * Owner data as one line of JSON, such as
@@ -21,7 +23,7 @@ public interface LockOwnerData {
 	 * @param applicationName the application name, or {@code null} to leave it out
 	 * @return the owner data
 	 */
-	static LockOwnerData json(String applicationName) {
+	static LockOwnerData json(@Nullable String applicationName) {
 		return new JsonLockOwnerData(applicationName);
 	}
 

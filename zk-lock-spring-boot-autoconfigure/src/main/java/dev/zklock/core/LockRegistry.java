@@ -2,16 +2,16 @@ package dev.zklock.core;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+
+import org.jspecify.annotations.Nullable;
 
 import dev.zklock.LockLossReason;
 import dev.zklock.annotation.LockMode;
@@ -33,14 +33,15 @@ public final class LockRegistry {
 
 	private final Set<Entry> entries = ConcurrentHashMap.newKeySet();
 
-	private final Map<LockState, AtomicInteger> counts = new EnumMap<>(LockState.class);
+	// one counter per state, by ordinal
+	private final AtomicInteger[] counts = new AtomicInteger[LockState.values().length];
 
 	// completed once the registry is empty, for a shutdown that waits for it
-	private volatile CompletableFuture<Void> emptied;
+	private volatile @Nullable CompletableFuture<Void> emptied;
 
 	LockRegistry() {
 		for (LockState state : LockState.values()) {
-			this.counts.put(state, new AtomicInteger());
+			this.counts[state.ordinal()] = new AtomicInteger();
 		}
 	}
 
@@ -62,7 +63,7 @@ public final class LockRegistry {
 	 * @param registries registries, possibly {@code null} or the same one twice
 	 * @return each registry once, in the order given
 	 */
-	public static List<LockRegistry> distinct(LockRegistry... registries) {
+	public static List<LockRegistry> distinct(@Nullable LockRegistry... registries) {
 		List<LockRegistry> result = new ArrayList<>(registries.length);
 		for (LockRegistry registry : registries) {
 			if (registry != null && !result.contains(registry)) {
@@ -94,12 +95,13 @@ public final class LockRegistry {
 	 * @return the count
 	 */
 	public int count(LockState state) {
-		return this.counts.get(state).get();
+		return this.counts[state.ordinal()].get();
 	}
 
-	Entry waiting(String name, String key, String path, LockMode mode, Thread thread, long epoch, long pauseEpoch) {
+	Entry waiting(String name, @Nullable String key, String path, LockMode mode, @Nullable Thread thread, long epoch,
+			long pauseEpoch) {
 		Entry entry = new Entry(name, key, path, mode, thread, epoch, pauseEpoch);
-		this.counts.get(LockState.WAITING).incrementAndGet();
+		this.counts[LockState.WAITING.ordinal()].incrementAndGet();
 		this.entries.add(entry);
 		return entry;
 	}
@@ -117,7 +119,7 @@ public final class LockRegistry {
 	 * states.
 	 * @return the state it left, or {@code null} when nothing changed
 	 */
-	LockState transition(Entry entry, Set<LockState> from, LockState to) {
+	@Nullable LockState transition(Entry entry, Set<LockState> from, LockState to) {
 		synchronized (entry) {
 			if (entry.removed || !from.contains(entry.state)) {
 				return null;
@@ -165,7 +167,7 @@ public final class LockRegistry {
 		synchronized (entry) {
 			if (!entry.removed && this.entries.remove(entry)) {
 				entry.removed = true;
-				this.counts.get(entry.state).decrementAndGet();
+				this.counts[entry.state.ordinal()].decrementAndGet();
 			}
 		}
 		CompletableFuture<Void> waiting = this.emptied;
@@ -202,9 +204,9 @@ public final class LockRegistry {
 	}
 
 	private void move(Entry entry, LockState to) {
-		this.counts.get(entry.state).decrementAndGet();
+		this.counts[entry.state.ordinal()].decrementAndGet();
 		entry.state = to;
-		this.counts.get(to).incrementAndGet();
+		this.counts[to.ordinal()].incrementAndGet();
 	}
 
 	/**
@@ -237,13 +239,13 @@ public final class LockRegistry {
 
 		private final String name;
 
-		private final String key;
+		private final @Nullable String key;
 
 		private final String path;
 
 		private final LockMode mode;
 
-		private final Thread thread;
+		private final @Nullable Thread thread;
 
 		private final String threadName;
 
@@ -253,9 +255,9 @@ public final class LockRegistry {
 
 		private volatile LockState state = LockState.WAITING;
 
-		private volatile LockNode node;
+		private volatile @Nullable LockNode node;
 
-		private volatile LockLossReason lossReason;
+		private volatile @Nullable LockLossReason lossReason;
 
 		private boolean removed;
 
@@ -266,14 +268,14 @@ public final class LockRegistry {
 		private volatile boolean abandoned;
 
 		// takes the lock away when it is held longer than its cap
-		private volatile ScheduledFuture<?> capTimer;
+		private volatile @Nullable ScheduledFuture<?> capTimer;
 
 		// the pause epoch as of the acquisition's start or ZooKeeper's last confirmation
 		private volatile long confirmedEpoch;
 
 		private final AtomicBoolean confirming = new AtomicBoolean();
 
-		private Entry(String name, String key, String path, LockMode mode, Thread thread, long epoch,
+		private Entry(String name, @Nullable String key, String path, LockMode mode, @Nullable Thread thread, long epoch,
 				long pauseEpoch) {
 			this.name = name;
 			this.key = key;
@@ -332,7 +334,7 @@ public final class LockRegistry {
 			return this.name;
 		}
 
-		String key() {
+		@Nullable String key() {
 			return this.key;
 		}
 
@@ -340,7 +342,7 @@ public final class LockRegistry {
 			return this.mode;
 		}
 
-		Thread thread() {
+		@Nullable Thread thread() {
 			return this.thread;
 		}
 
@@ -356,11 +358,18 @@ public final class LockRegistry {
 			return this.state;
 		}
 
+		/**
+		 * The node of a held entry (not of one still waiting).
+		 */
 		LockNode node() {
-			return this.node;
+			LockNode held = this.node;
+			if (held == null) {
+				throw new IllegalStateException("Lock '" + this.name + "' has no node yet: it is " + this.state);
+			}
+			return held;
 		}
 
-		LockLossReason lossReason() {
+		@Nullable LockLossReason lossReason() {
 			return this.lossReason;
 		}
 

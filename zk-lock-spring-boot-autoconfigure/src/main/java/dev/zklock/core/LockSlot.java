@@ -1,5 +1,7 @@
 package dev.zklock.core;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.zklock.annotation.LockMode;
 
 /**
@@ -14,7 +16,7 @@ final class LockSlot {
 
 	private final int[] counts = new int[MODES];
 
-	private final Hold[] holds = new Hold[MODES];
+	private final @Nullable Hold[] holds = new Hold[MODES];
 
 	private int entered;
 
@@ -22,7 +24,7 @@ final class LockSlot {
 		return this.counts[mode.ordinal()];
 	}
 
-	Hold hold(LockMode mode) {
+	@Nullable Hold hold(LockMode mode) {
 		return this.holds[mode.ordinal()];
 	}
 
@@ -44,7 +46,7 @@ final class LockSlot {
 	 * @return the hold to release when that was the outermost exit of the mode, else
 	 * {@code null}
 	 */
-	Hold exit(LockMode mode) {
+	@Nullable Hold exit(LockMode mode) {
 		int left = count(mode) - 1;
 		if (left < 0) {
 			return null;

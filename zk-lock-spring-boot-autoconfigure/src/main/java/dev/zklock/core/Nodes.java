@@ -1,5 +1,7 @@
 package dev.zklock.core;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.concurrent.CompletableFuture;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -27,7 +29,8 @@ final class Nodes {
 	 * @param callback told the outcome; the event carries the node's name and stat
 	 * @throws Exception when the call cannot be sent
 	 */
-	static void create(CuratorFramework client, String path, CreateMode mode, byte[] data, BackgroundCallback callback)
+	static void create(CuratorFramework client, String path, CreateMode mode, byte @Nullable [] data,
+			BackgroundCallback callback)
 			throws Exception {
 		if (data != null) {
 			client.create()
@@ -80,7 +83,8 @@ final class Nodes {
 	 * @param stat the stat from the event, or {@code null}
 	 * @param result completed with the node, or exceptionally
 	 */
-	static void resolve(CuratorFramework client, String path, Stat stat, CompletableFuture<LockNode> result) {
+	static void resolve(CuratorFramework client, String path, @Nullable Stat stat,
+			CompletableFuture<LockNode> result) {
 		if (stat != null && stat.getCzxid() != 0) {
 			result.complete(new LockNode(path, stat.getCzxid(), stat.getEphemeralOwner()));
 			return;

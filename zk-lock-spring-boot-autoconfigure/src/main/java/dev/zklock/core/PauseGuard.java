@@ -1,5 +1,8 @@
 package dev.zklock.core;
 
+import org.jspecify.annotations.Nullable;
+
+import java.util.Objects;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
@@ -36,11 +39,11 @@ final class PauseGuard {
 
 	private static final Logger logger = LoggerFactory.getLogger(PauseGuard.class);
 
-	private final PauseDetector detector;
+	private final @Nullable PauseDetector detector;
 
-	private final CuratorFramework client;
+	private final @Nullable CuratorFramework client;
 
-	private final ConnectionLossHandler lossHandler;
+	private final @Nullable ConnectionLossHandler lossHandler;
 
 	// entries in doubt whose confirmation is claimed but not sent yet
 	private final Queue<LockRegistry.Entry> pending = new ConcurrentLinkedQueue<>();
@@ -49,7 +52,8 @@ final class PauseGuard {
 
 	private final Runnable sender = this::sendPending;
 
-	PauseGuard(PauseDetector detector, CuratorFramework client, ConnectionLossHandler lossHandler) {
+	PauseGuard(@Nullable PauseDetector detector, @Nullable CuratorFramework client,
+			@Nullable ConnectionLossHandler lossHandler) {
 		this.detector = detector;
 		this.client = client;
 		this.lossHandler = lossHandler;
@@ -97,7 +101,7 @@ final class PauseGuard {
 	// A quarter of the negotiated timeout (PauseDetector.safeSilence says why); no bound before a session.
 	// In plain arithmetic: Duration.dividedBy allocates BigDecimals, 368 bytes and ~70 ns per check
 	private long safeSilenceNanos() {
-		int timeout = this.client.getZookeeperClient().getLastNegotiatedSessionTimeoutMs();
+		int timeout = client().getZookeeperClient().getLastNegotiatedSessionTimeoutMs();
 		return (timeout > 0) ? PauseDetector.safeSilenceNanos(timeout) : Long.MAX_VALUE;
 	}
 
@@ -110,7 +114,7 @@ final class PauseGuard {
 
 	// on the ticker's thread, after each tick
 	private void dispatch() {
-		if (this.pending.isEmpty() || this.lossHandler.execute(this.sender)) {
+		if (this.pending.isEmpty() || lossHandler().execute(this.sender)) {
 			return;
 		}
 		// the lock manager is closed: nothing will confirm them
@@ -128,11 +132,12 @@ final class PauseGuard {
 
 	// sync, so that the read is not stale, then exists on our node
 	private void sendConfirmation(LockRegistry.Entry entry) {
-		long epoch = this.detector.pauseEpoch();
+		long epoch = detector().pauseEpoch();
 		LockNode node = entry.node();
+		CuratorFramework client = client();
 		try {
-			this.client.sync()
-				.inBackground((c, synced) -> this.client.checkExists()
+			client.sync()
+				.inBackground((c, synced) -> client.checkExists()
 					.inBackground((c2, event) -> confirmed(entry, node, epoch, event.getResultCode(), event.getStat()))
 					.forPath(node.path()))
 				.forPath(node.path());
@@ -143,21 +148,34 @@ final class PauseGuard {
 		}
 	}
 
-	private void confirmed(LockRegistry.Entry entry, LockNode node, long epoch, int code, Stat stat) {
+	private void confirmed(LockRegistry.Entry entry, LockNode node, long epoch, int code, @Nullable Stat stat) {
 		try {
-			if (code == KeeperException.Code.OK.intValue() && stat.getCzxid() == node.czxid()
+			if (code == KeeperException.Code.OK.intValue() && stat != null && stat.getCzxid() == node.czxid()
 					&& stat.getEphemeralOwner() == node.session()) {
 				entry.confirmedEpoch(epoch);
 				logger.info("ZooKeeper confirmed lock '{}' key '{}' after this process was silent; it is held again",
 						entry.name(), KeyEncoder.abbreviate(entry.key()));
 			}
 			else if (code == KeeperException.Code.NONODE.intValue() || code == KeeperException.Code.OK.intValue()) {
-				this.lossHandler.nodeGone(entry);
+				lossHandler().nodeGone(entry);
 			}
 		}
 		finally {
 			entry.stopConfirming();
 		}
+	}
+
+	// The parts below are used only with a detector, never by NONE
+	private PauseDetector detector() {
+		return Objects.requireNonNull(this.detector, "no pause detector");
+	}
+
+	private CuratorFramework client() {
+		return Objects.requireNonNull(this.client, "no pause detector");
+	}
+
+	private ConnectionLossHandler lossHandler() {
+		return Objects.requireNonNull(this.lossHandler, "no pause detector");
 	}
 
 }

@@ -1,5 +1,7 @@
 package dev.zklock.core;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -35,17 +37,17 @@ final class QueueAttempt extends AbstractNodeAttempt {
 
 	private final QueueRule rule;
 
-	private final byte[] data;
+	private final byte @Nullable [] data;
 
 	private final boolean tryOnce;
 
-	private final String fixedName;
+	private final @Nullable String fixedName;
 
 	private final Watcher watcher = (event) -> readQueue();
 
-	private String ourPath;
+	private @Nullable String ourPath;
 
-	private Stat ourStat;
+	private @Nullable Stat ourStat;
 
 	private boolean firstReadPending;
 
@@ -61,8 +63,8 @@ final class QueueAttempt extends AbstractNodeAttempt {
 	 * name of a plain ephemeral node that holds as soon as it exists (a READ node of
 	 * the WRITE holder, sorted at its write node)
 	 */
-	QueueAttempt(CuratorFramework client, String path, QueueRule rule, byte[] data, boolean tryOnce,
-			String fixedName) {
+	QueueAttempt(CuratorFramework client, String path, QueueRule rule, byte @Nullable [] data, boolean tryOnce,
+			@Nullable String fixedName) {
 		super(client);
 		this.path = path;
 		this.rule = rule;
@@ -326,7 +328,7 @@ final class QueueAttempt extends AbstractNodeAttempt {
 		Nodes.resolve(this.client, nodePath, stat, node);
 	}
 
-	private Stat ourStat() {
+	private @Nullable Stat ourStat() {
 		this.lock.lock();
 		try {
 			return this.ourStat;

@@ -1,5 +1,7 @@
 package dev.zklock.core;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -66,7 +68,7 @@ enum QueueRule {
 	 * @param index our place in it
 	 * @return {@code null} when our node holds, else the name of the node to watch
 	 */
-	String blocker(List<String> queue, int index) {
+	@Nullable String blocker(List<String> queue, int index) {
 		if (this != READ) {
 			return (index == 0) ? null : queue.get(index - 1);
 		}

@@ -31,4 +31,7 @@
  * {@link dev.zklock.core.InstrumentedLockManager}) and owner data
  * ({@link dev.zklock.core.LockOwnerData}) wrap the engine without changing it.
  */
+@NullMarked
 package dev.zklock.core;
+
+import org.jspecify.annotations.NullMarked;

@@ -125,7 +125,7 @@ public class LockHoldMonitor implements AutoCloseable {
 			AsyncLockManager asyncManager = this.asyncLocks.get();
 			for (LockRegistry locks : LockRegistry.distinct(this.registry.get(),
 					(asyncManager != null) ? asyncManager.getRegistry() : null)) {
-				check(locks.snapshot(), threshold.toMillis(), now, current);
+				check(locks.snapshot(), threshold, now, current);
 			}
 			this.warned.retainAll(current);
 		}
@@ -134,7 +134,8 @@ public class LockHoldMonitor implements AutoCloseable {
 		}
 	}
 
-	private void check(List<LockInfo> locks, long thresholdMillis, long now, Set<Hold> current) {
+	private void check(List<LockInfo> locks, Duration threshold, long now, Set<Hold> current) {
+		long thresholdMillis = threshold.toMillis();
 		for (LockInfo lock : locks) {
 			if (lock.state() != LockState.HELD && lock.state() != LockState.IN_DOUBT) {
 				continue;
@@ -144,19 +145,19 @@ public class LockHoldMonitor implements AutoCloseable {
 			current.add(hold);
 			long heldMillis = now - hold.sinceMillis();
 			if (heldMillis >= thresholdMillis && this.warned.add(hold)) {
-				report(lock, heldMillis);
+				report(lock, heldMillis, threshold);
 			}
 		}
 	}
 
-	private void report(LockInfo lock, long heldMillis) {
+	private void report(LockInfo lock, long heldMillis, Duration threshold) {
 		String key = (lock.key() != null) ? KeyEncoder.abbreviate(lock.key()) : "(no key)";
 		logger.warn("Lock '{}' key '{}' ({} mode) has been held by thread '{}' for {} ms, longer than "
 				+ "zk-lock.hold-warning ({}); check what that thread is doing, or raise zk-lock.hold-warning",
-				lock.name(), key, lock.mode(), lock.threadName(), heldMillis, this.threshold);
+				lock.name(), key, lock.mode(), lock.threadName(), heldMillis, threshold);
 		for (LongHoldListener listener : this.listeners.get()) {
 			try {
-				listener.heldTooLong(lock, this.threshold);
+				listener.heldTooLong(lock, threshold);
 			}
 			catch (RuntimeException ex) {
 				logger.warn("Long hold listener {} failed on lock '{}'", listener, lock.name(), ex);
