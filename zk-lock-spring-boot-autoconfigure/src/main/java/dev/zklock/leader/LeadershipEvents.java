@@ -1,0 +1,64 @@
+package dev.zklock.leader;
+
+import java.util.function.Consumer;
+
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.context.ApplicationEventPublisher;
+
+import dev.zklock.LeadershipGrantedEvent;
+import dev.zklock.LeadershipRevocationReason;
+import dev.zklock.LeadershipRevokedEvent;
+
+/**
+ * Logs the candidacies' changes and publishes them as application events; hands
+ * a failed join back to the election to try again.
+ */
+final class LeadershipEvents implements RoleCandidacy.Listener {
+
+	private static final Logger logger = LoggerFactory.getLogger(CuratorLeaderElection.class);
+
+	private final Object source;
+
+	private final ApplicationEventPublisher publisher;
+
+	private final Consumer<RoleCandidacy> retry;
+
+	LeadershipEvents(Object source, ApplicationEventPublisher publisher, Consumer<RoleCandidacy> retry) {
+		this.source = source;
+		this.publisher = publisher;
+		this.retry = retry;
+	}
+
+	@Override
+	public void granted(LeadershipTerm term) {
+		logger.info("Leading role '{}' (lock '{}' key '{}') with fencing token {}", term.role(),
+				CuratorLeaderElection.LOCK_NAME, term.role(), term.fencingToken());
+		this.publisher
+			.publishEvent(new LeadershipGrantedEvent(this.source, term.role(), term.fencingToken(), term.since()));
+	}
+
+	@Override
+	public void revoked(LeadershipTerm term, LeadershipRevocationReason reason) {
+		if (reason == LeadershipRevocationReason.YIELDED || reason == LeadershipRevocationReason.SHUTDOWN) {
+			logger.info("No longer leading role '{}' ({}); its fencing token was {}", term.role(), reason,
+					term.fencingToken());
+		}
+		else {
+			logger.warn("Lost the leadership of role '{}' (lock '{}' key '{}', {}): another instance may lead now; "
+					+ "its fencing token was {}", term.role(), CuratorLeaderElection.LOCK_NAME, term.role(), reason,
+					term.fencingToken());
+		}
+		this.publisher.publishEvent(new LeadershipRevokedEvent(this.source, term.role(), term.fencingToken(), reason));
+	}
+
+	@Override
+	public void joinFailed(RoleCandidacy candidacy, @Nullable Throwable failure) {
+		logger.warn("Could not join the queue of role '{}' (lock '{}' key '{}'); trying again", candidacy.role(),
+				CuratorLeaderElection.LOCK_NAME, candidacy.role(), failure);
+		this.retry.accept(candidacy);
+	}
+
+}
