@@ -7,7 +7,8 @@ import dev.zklock.core.KeyEncoder;
 
 /**
  * Checks role names: each becomes one ZooKeeper path segment below the roles'
- * lock name, so it must not be blank and must encode to a valid segment.
+ * lock name, so it must not be blank and must encode to one valid, readable
+ * segment, which the endpoint shows as the role.
  */
 final class RoleNames {
 
@@ -34,8 +35,11 @@ final class RoleNames {
 			return "the role name '" + role + "' is not a valid ZooKeeper path segment once encoded ('" + segment
 					+ "'): " + ex.getMessage() + "; use letters, digits and '-'";
 		}
-		if (segment.equals(".") || segment.equals("..")) {
-			return "the role name '" + role + "' is a relative path segment; use letters, digits and '-'";
+		if (segment.length() > KeyEncoder.MAX_PLAIN_LENGTH) {
+			// a hashed segment could not be read back as the role by the endpoint
+			return "the role name '" + KeyEncoder.abbreviate(role) + "' is " + segment.length()
+					+ " characters long once encoded, more than the " + KeyEncoder.MAX_PLAIN_LENGTH
+					+ " of one readable path segment; use a shorter name";
 		}
 		return null;
 	}
