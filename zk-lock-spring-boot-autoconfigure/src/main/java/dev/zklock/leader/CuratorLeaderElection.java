@@ -99,7 +99,7 @@ public final class CuratorLeaderElection implements LeaderElection, ConnectionSt
 			thread.setDaemon(true);
 			return thread;
 		});
-		this.events = new LeadershipEvents(this, publisher, this::retryLater);
+		this.events = new LeadershipEvents(this, publisher, this::retryLater, new LeaderNodeStamp(client));
 		// not a LockLossListener bean, which the lock manager it depends on would collect
 		locks.addLockLossListener(this::lockLost);
 	}

@@ -13,8 +13,9 @@ import dev.zklock.LeadershipRevocationReason;
 import dev.zklock.LeadershipRevokedEvent;
 
 /**
- * Logs the candidacies' changes and publishes them as application events; hands
- * a failed join back to the election to try again.
+ * Logs the candidacies' changes and publishes them as application events, after
+ * stamping a new leader's node; hands a failed join back to the election to try
+ * again.
  */
 final class LeadershipEvents implements RoleCandidacy.Listener {
 
@@ -26,16 +27,21 @@ final class LeadershipEvents implements RoleCandidacy.Listener {
 
 	private final Consumer<RoleCandidacy> retry;
 
-	LeadershipEvents(Object source, ApplicationEventPublisher publisher, Consumer<RoleCandidacy> retry) {
+	private final LeaderNodeStamp stamp;
+
+	LeadershipEvents(Object source, ApplicationEventPublisher publisher, Consumer<RoleCandidacy> retry,
+			LeaderNodeStamp stamp) {
 		this.source = source;
 		this.publisher = publisher;
 		this.retry = retry;
+		this.stamp = stamp;
 	}
 
 	@Override
 	public void granted(LeadershipTerm term) {
 		logger.info("Leading role '{}' (lock '{}' key '{}') with fencing token {}", term.role(),
 				CuratorLeaderElection.LOCK_NAME, term.role(), term.fencingToken());
+		this.stamp.stamp(term);
 		this.publisher
 			.publishEvent(new LeadershipGrantedEvent(this.source, term.role(), term.fencingToken(), term.since()));
 	}
