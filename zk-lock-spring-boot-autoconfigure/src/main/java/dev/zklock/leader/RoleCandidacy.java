@@ -39,7 +39,8 @@ final class RoleCandidacy {
 
 	private @Nullable CompletableFuture<AsyncLockHandle> pending;
 
-	private @Nullable LeadershipTerm term;
+	// read without the monitor, so that a @Leader call never waits for a listener of this role
+	private volatile @Nullable LeadershipTerm term;
 
 	private boolean active;
 
@@ -137,7 +138,7 @@ final class RoleCandidacy {
 	 * The current leadership, held for sure or not.
 	 * @return the term, or {@code null} when this instance does not lead
 	 */
-	synchronized @Nullable LeadershipTerm term() {
+	@Nullable LeadershipTerm term() {
 		return this.term;
 	}
 

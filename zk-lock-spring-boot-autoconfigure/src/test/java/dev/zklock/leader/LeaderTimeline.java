@@ -8,6 +8,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
 
+import dev.zklock.faults.WorkerEvents;
+
 /**
  * What the application JVMs of a role reported, in order of arrival, and the
  * checks on it. Times are wall-clock milliseconds of one machine, so comparable
@@ -31,10 +33,10 @@ final class LeaderTimeline {
 	 * @param line the line
 	 */
 	synchronized void accept(String line) {
-		if (!line.startsWith(LeaderWorker.PREFIX)) {
+		if (!line.startsWith(WorkerEvents.PREFIX)) {
 			return;
 		}
-		Event event = Event.parse(line.substring(LeaderWorker.PREFIX.length()));
+		Event event = Event.parse(line.substring(WorkerEvents.PREFIX.length()));
 		if (event.type().equals("write")) {
 			if (event.token() < this.fence) {
 				this.rejectedWrites.add(event);

@@ -54,7 +54,8 @@ class LeaderTimelineTests {
 		timeline.accept("@@ granted id=a token=9 at=100");
 		timeline.accept("@@ revoked id=a token=9 reason=YIELDED at=120");
 		timeline.accept("@@ granted id=b token=7 at=200");
-		assertThat(timeline.leadershipProblems(Set.of())).anySatisfy((problem) -> assertThat(problem).startsWith("token order"));
+		assertThat(timeline.leadershipProblems(Set.of()))
+			.anySatisfy((problem) -> assertThat(problem).startsWith("token order"));
 	}
 
 	@Test

@@ -22,6 +22,7 @@ import dev.zklock.annotation.Leader;
 import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
 import dev.zklock.autoconfigure.ZkLockAutoConfiguration;
 import dev.zklock.autoconfigure.ZkLockLeaderAutoConfiguration;
+import dev.zklock.faults.WorkerEvents;
 import dev.zklock.testsupport.ParentWatchdog;
 
 /**
@@ -29,15 +30,13 @@ import dev.zklock.testsupport.ParentWatchdog;
  * {@code @Scheduled(fixedRate = 200)} {@code @Leader} job writes to the fence with
  * its token at the start and the end of each run, and the leadership events are
  * reported. Every report is a line {@code @@ type name=value...} with wall-clock
- * times, read by {@link LeaderTimeline}. Arguments: {@code --id=}, {@code --connect=}.
+ * times ({@link WorkerEvents}), read by {@link LeaderTimeline}. Arguments: {@code --id=}, {@code --connect=}.
  * Commands: {@code write} (a write with the last granted token, leader or not),
  * {@code exit} (close the application: a graceful shutdown).
  */
 public final class LeaderWorker {
 
 	static final String ROLE = "ticker";
-
-	static final String PREFIX = "@@ ";
 
 	private LeaderWorker() {
 	}
@@ -63,29 +62,18 @@ public final class LeaderWorker {
 			.logStartupInfo(false)
 			.properties(properties)
 			.run();
-		emit("ready", "id", id);
+		WorkerEvents.emit("ready", "id", id);
 		Reporter reporter = context.getBean(Reporter.class);
 		while (true) {
 			String command = ParentWatchdog.commands().take();
 			if (command.equals("write")) {
-				emit("write", "id", id, "token", reporter.lastToken, "late", true);
+				WorkerEvents.emit("write", "id", id, "token", reporter.lastToken, "late", true);
 			}
 			else if (command.equals("exit")) {
 				context.close();
-				emit("exited", "id", id);
+				WorkerEvents.emit("exited", "id", id);
 				System.exit(0);
 			}
-		}
-	}
-
-	static void emit(String type, Object... namesAndValues) {
-		StringBuilder line = new StringBuilder(PREFIX).append(type);
-		for (int i = 0; i + 1 < namesAndValues.length; i += 2) {
-			line.append(' ').append(namesAndValues[i]).append('=').append(namesAndValues[i + 1]);
-		}
-		synchronized (System.out) {
-			System.out.println(line);
-			System.out.flush();
 		}
 	}
 
@@ -124,11 +112,12 @@ public final class LeaderWorker {
 			LockContext leadership = LockContext.current();
 			long token = leadership.fencingToken();
 			long start = System.currentTimeMillis();
-			emit("write", "id", this.id, "token", token);
+			WorkerEvents.emit("write", "id", this.id, "token", token);
 			// the job's work
 			Thread.sleep(50);
-			emit("write", "id", this.id, "token", token);
-			emit("run", "id", this.id, "token", token, "start", start, "end", System.currentTimeMillis());
+			WorkerEvents.emit("write", "id", this.id, "token", token);
+			WorkerEvents.emit("run", "id", this.id, "token", token, "start", start, "end",
+					System.currentTimeMillis());
 		}
 
 	}
@@ -149,12 +138,13 @@ public final class LeaderWorker {
 		@EventListener
 		public void granted(LeadershipGrantedEvent event) {
 			this.lastToken = event.getFencingToken();
-			emit("granted", "id", this.id, "token", event.getFencingToken(), "at", System.currentTimeMillis());
+			WorkerEvents.emit("granted", "id", this.id, "token", event.getFencingToken(), "at",
+					System.currentTimeMillis());
 		}
 
 		@EventListener
 		public void revoked(LeadershipRevokedEvent event) {
-			emit("revoked", "id", this.id, "token", event.getFencingToken(), "reason", event.getReason(), "at",
+			WorkerEvents.emit("revoked", "id", this.id, "token", event.getFencingToken(), "reason", event.getReason(), "at",
 					System.currentTimeMillis());
 		}
 
