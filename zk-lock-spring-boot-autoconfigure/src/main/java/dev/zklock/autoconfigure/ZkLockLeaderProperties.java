@@ -13,13 +13,13 @@ public class ZkLockLeaderProperties {
 
 	/**
 	 * Whether this instance competes for roles. When false, it never leads: its
-	 * {@code @Leader} methods are always skipped, as on a read-only replica.
+	 * @Leader methods are always skipped, as on a read-only replica.
 	 */
 	private boolean enabled = true;
 
 	/**
-	 * Roles to take part in besides those of {@code @Leader} methods, for use
-	 * through the {@code LeaderElection} bean.
+	 * Roles to take part in besides those of @Leader methods, for use through the
+	 * LeaderElection bean. Each is one ZooKeeper path segment once encoded.
 	 */
 	private List<String> roles = new ArrayList<>();
 

@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -151,7 +152,7 @@ public final class CuratorLeaderElection implements LeaderElection, ConnectionSt
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
-		catch (TimeoutException | java.util.concurrent.ExecutionException ex) {
+		catch (TimeoutException | ExecutionException ex) {
 			logger.warn("Could not confirm that the leader nodes of roles {} were deleted on shutdown; the next "
 					+ "candidates lead once this session ends", roles(), ex);
 		}
