@@ -12,8 +12,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 public class ZkLockLeaderProperties {
 
 	/**
-	 * Whether this instance competes for roles. When false, it never leads: its
-	 * @Leader methods are always skipped, as on a read-only replica.
+	 * Whether this instance competes for roles. When false, it never leads: the
+	 * methods it annotates with @Leader are always skipped, as on a read-only replica.
 	 */
 	private boolean enabled = true;
 
