@@ -2,21 +2,15 @@ package dev.zklock;
 
 import java.time.Instant;
 
-import org.springframework.context.ApplicationEvent;
-
 /**
  * Published when this instance becomes the leader of a role. Long-running work
  * that only the leader does starts here and stops on the matching
  * {@link LeadershipRevokedEvent}. Published on zk-lock's asynchronous executor;
  * listeners should be quick.
  */
-public class LeadershipGrantedEvent extends ApplicationEvent {
+public class LeadershipGrantedEvent extends LeadershipEvent {
 
 	private static final long serialVersionUID = 1L;
-
-	private final String role;
-
-	private final long fencingToken;
 
 	private final Instant grantedAt;
 
@@ -29,27 +23,8 @@ public class LeadershipGrantedEvent extends ApplicationEvent {
 	 * @param grantedAt when the leadership was granted
 	 */
 	public LeadershipGrantedEvent(Object source, String role, long fencingToken, Instant grantedAt) {
-		super(source);
-		this.role = role;
-		this.fencingToken = fencingToken;
+		super(source, role, fencingToken);
 		this.grantedAt = grantedAt;
-	}
-
-	/**
-	 * The role now led by this instance.
-	 * @return the role
-	 */
-	public String getRole() {
-		return this.role;
-	}
-
-	/**
-	 * The fencing token of this leadership, larger than that of any earlier leader
-	 * of the role.
-	 * @return the token
-	 */
-	public long getFencingToken() {
-		return this.fencingToken;
 	}
 
 	/**
@@ -62,7 +37,7 @@ public class LeadershipGrantedEvent extends ApplicationEvent {
 
 	@Override
 	public String toString() {
-		return "LeadershipGrantedEvent[role=" + this.role + ", fencingToken=" + this.fencingToken + "]";
+		return "LeadershipGrantedEvent[role=" + getRole() + ", fencingToken=" + getFencingToken() + "]";
 	}
 
 }
