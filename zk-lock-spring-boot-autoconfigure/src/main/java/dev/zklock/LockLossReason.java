@@ -21,6 +21,14 @@ public enum LockLossReason {
 	 * The client reconnected with the same session, but the lock node was gone, for
 	 * example deleted by an operator.
 	 */
-	NODE_DELETED
+	NODE_DELETED,
+
+	/**
+	 * The application shut down while the lock was still held: zk-lock waited for it
+	 * to be released for {@code spring.lifecycle.timeout-per-shutdown-phase}, then
+	 * gave it up and deleted its node, so that the next waiter is not kept waiting
+	 * for this process's session to end.
+	 */
+	SHUTDOWN
 
 }

@@ -17,6 +17,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.BindResult;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
@@ -61,6 +62,11 @@ public final class DistributedLockAutoConfiguration {
 	private static final String ASPECT_ORDER_PROPERTY = "zk-lock.aspect-order";
 
 	private static final String LOST_LOCK_ACTION_PROPERTY = "zk-lock.lost-lock-action";
+
+	private static final String SHUTDOWN_PHASE_TIMEOUT_PROPERTY = "spring.lifecycle.timeout-per-shutdown-phase";
+
+	// Boot's default for spring.lifecycle.timeout-per-shutdown-phase
+	private static final Duration DEFAULT_SHUTDOWN_PHASE_TIMEOUT = Duration.ofSeconds(30);
 
 	@Bean
 	@ConditionalOnMissingBean
@@ -115,6 +121,17 @@ public final class DistributedLockAutoConfiguration {
 		manager.addLockLossListener(new LockLostEventPublisher(manager, eventPublisher));
 		lossListeners.orderedStream().forEach(manager::addLockLossListener);
 		return manager;
+	}
+
+	// Drains the holds in flight before the client closes, whatever the order of bean destruction
+	@Bean
+	@ConditionalOnMissingBean
+	LockDrainLifecycle zkLockDrainLifecycle(ObjectProvider<LockManager> lockManager,
+			ObjectProvider<AsyncLockManager> asyncLockManager, Environment environment) {
+		BindResult<Duration> configured = Binder.get(environment).bind(SHUTDOWN_PHASE_TIMEOUT_PROPERTY, Duration.class);
+		Duration timeout = configured.isBound() ? configured.get() : DEFAULT_SHUTDOWN_PHASE_TIMEOUT;
+		return new LockDrainLifecycle(LockManagers.curator(lockManager), LockManagers.async(asyncLockManager),
+				timeout);
 	}
 
 	@Bean

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Objects;
 
 import dev.zklock.LockContext;
+import dev.zklock.LockLossReason;
 import dev.zklock.LockLostException;
 
 /**
@@ -167,6 +168,12 @@ abstract class AbstractLockContext implements LockContext {
 			return lock + " is in doubt: the ZooKeeper connection is suspended, so another process may hold it. "
 					+ "Do not write what it protects now; it is held again if the client reconnects with the same "
 					+ "session";
+		}
+		if (hold.lossReason() == LockLossReason.SHUTDOWN) {
+			return lock + " was given up at shutdown: its work did not end within the shutdown's drain timeout "
+					+ "(spring.lifecycle.timeout-per-shutdown-phase), so its node was deleted and another process may "
+					+ "hold it now. Abandon the work it protects; a resource that checks fencing tokens rejects this "
+					+ "holder's late writes";
 		}
 		return lock + " was lost (" + hold.lossReason() + "): another process may hold it now. Abandon the work it "
 				+ "protects; a resource that checks fencing tokens rejects this holder's late writes";

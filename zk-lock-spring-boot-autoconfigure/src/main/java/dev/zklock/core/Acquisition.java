@@ -127,6 +127,17 @@ final class Acquisition {
 		return giveUp(new CancellationException("Acquisition of lock '" + this.name + "' cancelled"));
 	}
 
+	/**
+	 * Abandon the acquisition because the application shuts down, as
+	 * {@link #cancel()} does, but fail it with a {@link LockException} that says so.
+	 * @return whether it was still pending
+	 */
+	boolean shutDown() {
+		return giveUp(new LockException("Lock '" + this.name + "' key '" + KeyEncoder.abbreviate(currentKey())
+				+ "' was not acquired in " + describeMode() + " mode: the application is shutting down, so zk-lock "
+				+ "ended the wait and removed its node. Run the call again on an instance that is not stopping"));
+	}
+
 	private void next() {
 		Target target;
 		NodeAttempt attempt;
@@ -201,8 +212,8 @@ final class Acquisition {
 		next();
 	}
 
-	// Timeout, cancellation or a key found taken by a single try; null completes with "not acquired"
-	private boolean giveUp(CancellationException cancellation) {
+	// Timeout, cancellation, shutdown or a key found taken by a single try; null completes with "not acquired"
+	private boolean giveUp(Exception failure) {
 		List<Hold> holds;
 		NodeAttempt attempt;
 		this.lock.lock();
@@ -224,8 +235,8 @@ final class Acquisition {
 		}
 		cleanups.add(this.engine.release(holds));
 		whenSettled(cleanups, () -> {
-			if (cancellation != null) {
-				this.result.completeExceptionally(cancellation);
+			if (failure != null) {
+				this.result.completeExceptionally(failure);
 			}
 			else {
 				logger.debug("Lock '{}' not acquired within the timeout", this.name);

@@ -179,6 +179,7 @@ public class AsyncLockManager implements AutoCloseable {
 		Instrumentations.Acquisition instrumentation = this.instrumentations.start(request, true);
 		try {
 			this.engine.checkStarted(request.name());
+			this.engine.checkTakingLocks(request.name());
 		}
 		catch (LockException ex) {
 			instrumentation.failed(ex);
@@ -249,6 +250,24 @@ public class AsyncLockManager implements AutoCloseable {
 			}
 		}));
 		return result;
+	}
+
+	/**
+	 * Begin the shutdown of the engine, as {@link CuratorLockManager#beginShutdown()}
+	 * does: no new lock, and every wait under way ends, its node deleted.
+	 */
+	public void beginShutdown() {
+		this.engine.shutdown().begin();
+	}
+
+	/**
+	 * Let the engine's holds in flight finish, then give up what remains, as
+	 * {@link CuratorLockManager#drain(Duration)} does.
+	 * @param timeout the longest wait for the holds in flight
+	 * @return the number of locks given up
+	 */
+	public int drain(Duration timeout) {
+		return this.engine.shutdown().drain(Objects.requireNonNull(timeout, "timeout must not be null"));
 	}
 
 	/**

@@ -235,12 +235,34 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 		}
 	}
 
+	/**
+	 * Give up a lock still held when the application's shutdown stopped waiting for
+	 * it: lost with {@link LockLossReason#SHUTDOWN}, listeners told, the thread
+	 * interrupted if so configured. Its node is the caller's to delete.
+	 * @param entry the entry, held or in doubt
+	 * @return whether it was held or in doubt until now
+	 */
+	boolean shutdownLoss(LockRegistry.Entry entry) {
+		if (!this.registry.lose(entry, LockLossReason.SHUTDOWN, this.interruptOnLoss)) {
+			return false;
+		}
+		logger.warn("{} is given up at shutdown after {} ms held, as its work did not end within the shutdown's drain "
+				+ "timeout; its node is deleted, so another process may take it now (fencing token {})",
+				describe(entry), System.currentTimeMillis() - entry.sinceMillis(), entry.fencingToken());
+		tellListeners(entry, LockLossReason.SHUTDOWN);
+		return true;
+	}
+
 	private void lose(LockRegistry.Entry entry, LockLossReason reason) {
 		if (!this.registry.lose(entry, reason, this.interruptOnLoss)) {
 			return;
 		}
 		logger.error("{} was lost ({}): another process may hold it now; its fencing token was {}", describe(entry),
 				reason, entry.fencingToken());
+		tellListeners(entry, reason);
+	}
+
+	private void tellListeners(LockRegistry.Entry entry, LockLossReason reason) {
 		LockInfo info = entry.toInfo();
 		for (LockLossListener listener : this.listeners) {
 			try {

@@ -117,6 +117,29 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 	}
 
 	/**
+	 * Begin the shutdown of the engine, blocking and asynchronous alike: no new lock
+	 * is taken (a thread may still re-enter a lock it holds), and every wait under
+	 * way ends with a {@link LockException}, its node deleted. Held locks stay held.
+	 */
+	public void beginShutdown() {
+		this.engine.shutdown().begin();
+	}
+
+	/**
+	 * Let the engine's holds in flight finish before the client closes: after
+	 * {@link #beginShutdown()}, wait up to the timeout for every lock to be released.
+	 * A lock still held then is given up: lost with
+	 * {@link dev.zklock.LockLossReason#SHUTDOWN}, announced to the
+	 * {@link LockLossListener}s (its thread interrupted if so configured), and its
+	 * node deleted, in that order; its later release does nothing.
+	 * @param timeout the longest wait for the holds in flight
+	 * @return the number of locks given up
+	 */
+	public int drain(Duration timeout) {
+		return this.engine.shutdown().drain(Objects.requireNonNull(timeout, "timeout must not be null"));
+	}
+
+	/**
 	 * Stop listening to the client's connection state. Locks still held stay held
 	 * until released or until the client closes.
 	 */
@@ -182,6 +205,7 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 			}
 		}
 		if (!targets.isEmpty()) {
+			this.engine.checkTakingLocks(name);
 			List<Hold> taken = BlockingWait.acquisition(this.engine, this.engine.acquire(name, mode,
 					request.permits(), targets, request.timeout(), Thread.currentThread()), name, mode);
 			if (taken == null) {

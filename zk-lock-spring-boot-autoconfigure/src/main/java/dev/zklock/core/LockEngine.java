@@ -4,8 +4,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
@@ -52,6 +54,13 @@ final class LockEngine implements AutoCloseable {
 	private volatile LockOwnerData ownerData = LockOwnerData.json(null);
 
 	private volatile PauseGuard pauseGuard = PauseGuard.NONE;
+
+	// acquisitions under way, so that a shutdown can end their waits
+	private final Set<Acquisition> pending = ConcurrentHashMap.newKeySet();
+
+	private volatile boolean shuttingDown;
+
+	private final ShutdownDrain shutdown = new ShutdownDrain(this);
 
 	LockEngine(CuratorFramework client, String basePath, Duration defaultTimeout) {
 		this.client = Objects.requireNonNull(client, "client must not be null");
@@ -125,7 +134,13 @@ final class LockEngine implements AutoCloseable {
 		Duration wait = (timeout != null) ? timeout : this.defaultTimeout;
 		long nanos = (wait.compareTo(Duration.ofNanos(MAX_WAIT_NANOS)) >= 0) ? MAX_WAIT_NANOS : wait.toNanos();
 		Acquisition acquisition = new Acquisition(this, name, mode, permits, targets, owner, nanos);
+		this.pending.add(acquisition);
+		acquisition.result().whenComplete((holds, ex) -> this.pending.remove(acquisition));
 		acquisition.start();
+		// a shutdown that began meanwhile may not have seen it among the pending ones
+		if (this.shuttingDown) {
+			acquisition.shutDown();
+		}
 		return acquisition;
 	}
 
@@ -181,6 +196,11 @@ final class LockEngine implements AutoCloseable {
 
 	private CompletableFuture<Void> release(Hold hold) {
 		LockRegistry.Entry entry = hold.entry();
+		if (entry.isAbandoned()) {
+			// given up at shutdown, its node deleted already: the loss was announced then
+			this.registry.remove(entry);
+			return CompletableFuture.completedFuture(null);
+		}
 		// a lost lock went with its session: nothing to confirm
 		boolean sessionGone = this.registry.transition(entry, LockRegistry.Entry.OWNED, LockState.RELEASING) == null;
 		return hold.attempt().release().handle((ignored, ex) -> {
@@ -216,6 +236,31 @@ final class LockEngine implements AutoCloseable {
 			// closed: the wait is not cut short, as a closed manager takes no new locks
 			logger.debug("Lock manager closed; not timing a wait", ex);
 			return null;
+		}
+	}
+
+	ShutdownDrain shutdown() {
+		return this.shutdown;
+	}
+
+	/**
+	 * Take no new locks, and end the waits under way.
+	 */
+	void stopTakingLocks() {
+		this.shuttingDown = true;
+		for (Acquisition acquisition : this.pending) {
+			acquisition.shutDown();
+		}
+	}
+
+	/**
+	 * Refuse a new acquisition once the application shuts down.
+	 */
+	void checkTakingLocks(String name) {
+		if (this.shuttingDown) {
+			throw new LockException("Cannot acquire lock '" + name + "': the application is shutting down, so "
+					+ "zk-lock takes no new locks and ends the waits under way. Run the call again on an instance "
+					+ "that is not stopping");
 		}
 	}
 

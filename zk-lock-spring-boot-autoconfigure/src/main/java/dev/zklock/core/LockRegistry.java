@@ -7,6 +7,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -32,6 +33,9 @@ public final class LockRegistry {
 	private final Set<Entry> entries = ConcurrentHashMap.newKeySet();
 
 	private final Map<LockState, AtomicInteger> counts = new EnumMap<>(LockState.class);
+
+	// completed once the registry is empty, for a shutdown that waits for it
+	private volatile CompletableFuture<Void> emptied;
 
 	LockRegistry() {
 		for (LockState state : LockState.values()) {
@@ -149,6 +153,24 @@ public final class LockRegistry {
 				this.counts.get(entry.state).decrementAndGet();
 			}
 		}
+		CompletableFuture<Void> waiting = this.emptied;
+		if (waiting != null && this.entries.isEmpty()) {
+			waiting.complete(null);
+		}
+	}
+
+	/**
+	 * Completes once no entry is tracked: every wait has ended and every hold is
+	 * released (or its release is no longer awaited).
+	 */
+	CompletableFuture<Void> whenEmpty() {
+		CompletableFuture<Void> waiting = new CompletableFuture<>();
+		this.emptied = waiting;
+		// an entry removed before the field was set completes it here
+		if (this.entries.isEmpty()) {
+			waiting.complete(null);
+		}
+		return waiting;
 	}
 
 	/**
@@ -206,6 +228,9 @@ public final class LockRegistry {
 
 		private boolean removed;
 
+		// given up at shutdown: its node is deleted already, so a later release has nothing to do
+		private volatile boolean abandoned;
+
 		// the pause epoch as of the acquisition's start or ZooKeeper's last confirmation
 		private volatile long confirmedEpoch;
 
@@ -221,6 +246,18 @@ public final class LockRegistry {
 			this.threadName = (thread != null) ? thread.getName() : ASYNC;
 			this.epoch = epoch;
 			this.confirmedEpoch = pauseEpoch;
+		}
+
+		boolean isAbandoned() {
+			return this.abandoned;
+		}
+
+		void abandon() {
+			this.abandoned = true;
+		}
+
+		long sinceMillis() {
+			return this.sinceMillis;
 		}
 
 		long confirmedEpoch() {

@@ -257,6 +257,7 @@ public final class CuratorLeaderElection implements LeaderElection, ConnectionSt
 			case SESSION_LOST -> LeadershipRevocationReason.CONNECTION_LOST;
 			case SESSION_CHANGED -> LeadershipRevocationReason.SESSION_EXPIRED;
 			case NODE_DELETED -> LeadershipRevocationReason.NODE_DELETED;
+			case SHUTDOWN -> LeadershipRevocationReason.SHUTDOWN;
 		};
 		if (candidacy.lost(lock.fencingToken(), revocation) && this.client.getZookeeperClient().isConnected()) {
 			execute(candidacy::rejoin, Duration.ZERO);

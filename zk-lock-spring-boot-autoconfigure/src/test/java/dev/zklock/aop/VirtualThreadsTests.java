@@ -1,23 +1,19 @@
 package dev.zklock.aop;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.zklock.testsupport.InJvmZooKeeper;
+import dev.zklock.testsupport.Jdk21;
 import dev.zklock.testsupport.JvmProcess;
 import dev.zklock.testsupport.OutputLines;
 
@@ -48,14 +44,7 @@ class VirtualThreadsTests {
 
 	@BeforeAll
 	static void findJdk21() {
-		javaHome = jdk21().orElse(null);
-		if (javaHome == null) {
-			String reason = "no JDK 21 or newer found: set ZK_LOCK_TEST_JDK21_HOME";
-			if (Boolean.parseBoolean(System.getenv("ZK_LOCK_TEST_VIRTUAL_THREADS_REQUIRED"))) {
-				throw new IllegalStateException(reason + " (ZK_LOCK_TEST_VIRTUAL_THREADS_REQUIRED=true)");
-			}
-			Assumptions.abort(reason);
-		}
+		javaHome = Jdk21.requireHome();
 	}
 
 	@Test
@@ -109,44 +98,6 @@ class VirtualThreadsTests {
 			}
 		}
 		throw new IllegalArgumentException("No " + name + " in " + result);
-	}
-
-	private static Optional<Path> jdk21() {
-		if (Runtime.version().feature() >= 21) {
-			return Optional.of(Paths.get(System.getProperty("java.home")));
-		}
-		String configured = System.getenv("ZK_LOCK_TEST_JDK21_HOME");
-		if (configured != null && !configured.isBlank()) {
-			return Optional.of(Paths.get(configured));
-		}
-		Path jvms = Paths.get("/usr/lib/jvm");
-		if (!Files.isDirectory(jvms)) {
-			return Optional.empty();
-		}
-		try (Stream<Path> homes = Files.list(jvms)) {
-			return homes.filter((home) -> featureVersion(home) >= 21 && Files.isExecutable(home.resolve("bin/java")))
-				.sorted()
-				.findFirst();
-		}
-		catch (IOException ex) {
-			return Optional.empty();
-		}
-	}
-
-	// JAVA_VERSION="25.0.3" in the JDK's release file
-	private static int featureVersion(Path home) {
-		try {
-			for (String line : Files.readAllLines(home.resolve("release"))) {
-				if (line.startsWith("JAVA_VERSION=")) {
-					String version = line.substring("JAVA_VERSION=".length()).replace("\"", "");
-					return Integer.parseInt(version.split("[.+-]")[0]);
-				}
-			}
-		}
-		catch (IOException | RuntimeException ex) {
-			// not a JDK we can read
-		}
-		return 0;
 	}
 
 }

@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The two ways a resource checks fencing tokens, as the README shows them, with a
+ * The two ways a resource checks fencing tokens, as docs/failures.md shows them, with a
  * holder whose session expires in the middle of its critical section (a long
  * pause) and a second holder that takes over: the resource rejects the late write.
  */
@@ -81,13 +81,13 @@ class FencingPatternTests extends AbstractZooKeeperTests {
 		}
 	}
 
-	// README: UPDATE ... SET ..., fence = ? WHERE id = ? AND fence <= ?
+	// docs/failures.md: UPDATE ... SET ..., fence = ? WHERE id = ? AND fence <= ?
 	private static int credit(JdbcTemplate jdbc, long amount, long token) {
 		return jdbc.update("update account set balance = balance + ?, fence = ? where id = ? and fence <= ?", amount,
 				token, "acc-1", token);
 	}
 
-	// README: a multi-op that checks the holder's own node
+	// docs/failures.md: a multi-op that checks the holder's own node
 	private static void setGuarded(CuratorFramework client, String lockNode, String dataPath, String value)
 			throws Exception {
 		client.transaction()

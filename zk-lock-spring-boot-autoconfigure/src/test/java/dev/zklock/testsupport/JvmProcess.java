@@ -240,6 +240,26 @@ public final class JvmProcess {
 	}
 
 	/**
+	 * Shut the process down as an orchestrator does: SIGTERM only, with its standard
+	 * streams left open (unlike {@link #stop()}, whose {@code Process.destroy()} also
+	 * closes standard input, which makes {@link ParentWatchdog} halt the process before
+	 * its shutdown hooks have run), then wait for it to exit.
+	 * @param timeout the longest wait; the process is killed when it has not exited by
+	 * then
+	 * @return the exit status, or -1 when it had to be killed
+	 */
+	public int terminate(Duration timeout) {
+		synchronized (this) {
+			requireAlive("terminate");
+			if (this.paused) {
+				resume();
+			}
+			signal("TERM");
+		}
+		return awaitExit(timeout);
+	}
+
+	/**
 	 * Wait for the process to exit on its own, such as after a command that ends it;
 	 * kill it when it does not exit in time.
 	 * @param timeout the longest wait

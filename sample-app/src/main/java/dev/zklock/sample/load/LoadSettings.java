@@ -23,7 +23,7 @@ public record LoadSettings(List<URI> targets, int orders, int stock, int concurr
 
 	/**
 	 * The instances the script targets when none are given: two instances started as
-	 * README shows.
+	 * docs/sample.md shows.
 	 */
 	public static final List<URI> DEFAULT_TARGETS = List.of(URI.create("http://127.0.0.1:8081"),
 			URI.create("http://127.0.0.1:8082"));

@@ -1,0 +1,99 @@
+package dev.zklock.core;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The end of an engine in an application that stops, in two steps. First no new
+ * lock is taken and every wait under way ends, its node deleted. Then the holds
+ * in flight get a bounded time to be released by the work they guard; whatever is
+ * still held after it is given up: lost with
+ * {@link dev.zklock.LockLossReason#SHUTDOWN}, announced to the loss listeners, and
+ * its node deleted, in that order, so that a lock never passes to another process
+ * unannounced and the next waiter need not wait for this session to end.
+ */
+final class ShutdownDrain {
+
+	private static final Logger logger = LoggerFactory.getLogger(CuratorLockManager.class);
+
+	// how long a node deletion of a given-up hold is awaited before the client may close
+	private static final Duration DELETE_WAIT = Duration.ofSeconds(5);
+
+	private static final Set<LockState> LOST = EnumSet.of(LockState.LOST);
+
+	private final LockEngine engine;
+
+	ShutdownDrain(LockEngine engine) {
+		this.engine = engine;
+	}
+
+	/**
+	 * Take no new locks and end every wait under way; held locks stay held.
+	 */
+	void begin() {
+		this.engine.stopTakingLocks();
+	}
+
+	/**
+	 * Wait for the holds in flight to be released, then give up those that remain.
+	 * @param timeout the longest wait
+	 * @return the number of holds given up
+	 */
+	int drain(Duration timeout) {
+		begin();
+		LockRegistry registry = this.engine.registry();
+		if (await(registry.whenEmpty(), timeout)) {
+			return 0;
+		}
+		List<CompletableFuture<Void>> deletions = new ArrayList<>();
+		int givenUp = 0;
+		for (LockRegistry.Entry entry : registry.entries(LockRegistry.Entry.OWNED)) {
+			// marked first: a release that comes now has nothing left to do
+			entry.abandon();
+			if (this.engine.lossHandler().shutdownLoss(entry)) {
+				givenUp++;
+			}
+			deletions.add(Nodes.delete(this.engine.client(), entry.node().path()));
+		}
+		for (LockRegistry.Entry entry : registry.entries(LOST)) {
+			// lost before, its node gone with the session: its late release need not reach ZooKeeper
+			entry.abandon();
+		}
+		if (!await(CompletableFuture.allOf(deletions.toArray(new CompletableFuture<?>[0])), DELETE_WAIT)) {
+			logger.warn("{} lock node(s) given up at shutdown were not confirmed deleted within {}; they go with the "
+					+ "ZooKeeper session", deletions.stream().filter((deletion) -> !deletion.isDone()).count(),
+					DELETE_WAIT);
+		}
+		return givenUp;
+	}
+
+	// Whether the future completed in time; an interrupt ends the wait and is kept
+	private static boolean await(CompletableFuture<?> future, Duration timeout) {
+		try {
+			future.get(Math.max(0, timeout.toNanos()), TimeUnit.NANOSECONDS);
+			return true;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return future.isDone();
+		}
+		catch (ExecutionException ex) {
+			logger.debug("A lock node given up at shutdown could not be deleted", ex);
+			return true;
+		}
+		catch (TimeoutException ex) {
+			return false;
+		}
+	}
+
+}
