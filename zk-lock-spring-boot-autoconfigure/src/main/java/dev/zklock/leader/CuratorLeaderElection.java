@@ -18,8 +18,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.state.ConnectionState;
-import org.apache.curator.framework.state.ConnectionStateListener;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,11 +27,9 @@ import org.springframework.context.ApplicationEventPublisher;
 import dev.zklock.FencingToken;
 import dev.zklock.LeaderElection;
 import dev.zklock.LeadershipRevocationReason;
-import dev.zklock.LockLossReason;
 import dev.zklock.actuate.LockQueueReader;
 import dev.zklock.actuate.LockQueuesDescriptor;
 import dev.zklock.core.AsyncLockManager;
-import dev.zklock.core.LockInfo;
 
 /**
  * The {@link LeaderElection} on zk-lock's lock engine. Each role is a MUTEX lock
@@ -49,7 +45,7 @@ import dev.zklock.core.LockInfo;
  * the back, once the connection is back. An instance built as a non-candidate
  * never joins, but can still tell who leads.
  */
-public final class CuratorLeaderElection implements LeaderElection, ConnectionStateListener {
+public final class CuratorLeaderElection implements LeaderElection {
 
 	/**
 	 * The lock name reserved for roles.
@@ -76,7 +72,12 @@ public final class CuratorLeaderElection implements LeaderElection, ConnectionSt
 
 	private final RoleCandidacy.Listener events;
 
+	private final LeadershipLosses losses;
+
 	private volatile boolean running;
+
+	// the application is closing: waits end and no lock is taken, so a failed join is not retried
+	private volatile boolean closing;
 
 	/**
 	 * Create a new election.
@@ -101,8 +102,10 @@ public final class CuratorLeaderElection implements LeaderElection, ConnectionSt
 			return thread;
 		});
 		this.events = new LeadershipEvents(this, publisher, this::retryLater, new LeaderNodeStamp(client));
+		this.losses = new LeadershipLosses(this.candidacies, this::isJoining,
+				(candidacy) -> execute(candidacy::rejoin, Duration.ZERO));
 		// not a LockLossListener bean, which the lock manager it depends on would collect
-		locks.addLockLossListener(this::lockLost);
+		locks.addLockLossListener((lock, reason) -> this.losses.lockLost(client, lock, reason));
 	}
 
 	/**
@@ -117,7 +120,7 @@ public final class CuratorLeaderElection implements LeaderElection, ConnectionSt
 		}
 		RoleCandidacy candidacy = this.candidacies.computeIfAbsent(role,
 				(name) -> new RoleCandidacy(name, this.locks, this.events, this.interruptOnLoss));
-		if (this.running && this.candidate) {
+		if (isJoining()) {
 			candidacy.join();
 		}
 	}
@@ -127,10 +130,19 @@ public final class CuratorLeaderElection implements LeaderElection, ConnectionSt
 	 */
 	public void start() {
 		this.running = true;
-		this.client.getConnectionStateListenable().addListener(this, this.executor);
+		this.client.getConnectionStateListenable().addListener(this.losses, this.executor);
 		if (this.candidate) {
 			this.candidacies.values().forEach(RoleCandidacy::join);
 		}
+	}
+
+	/**
+	 * The application begins to close: the lock engine ends the waits under way and
+	 * takes no new lock, so candidates stop joining; leaders lead on until
+	 * {@link #stop(Duration)}.
+	 */
+	public void beginShutdown() {
+		this.closing = true;
 	}
 
 	/**
@@ -140,7 +152,7 @@ public final class CuratorLeaderElection implements LeaderElection, ConnectionSt
 	 */
 	public void stop(Duration timeout) {
 		this.running = false;
-		this.client.getConnectionStateListenable().removeListener(this);
+		this.client.getConnectionStateListenable().removeListener(this.losses);
 		List<CompletableFuture<Void>> releases = new ArrayList<>();
 		for (RoleCandidacy candidacy : this.candidacies.values()) {
 			releases.add(candidacy.leave(LeadershipRevocationReason.SHUTDOWN));
@@ -233,51 +245,17 @@ public final class CuratorLeaderElection implements LeaderElection, ConnectionSt
 		return this.locks.getBasePath();
 	}
 
-	@Override
-	public void stateChanged(CuratorFramework client, ConnectionState newState) {
-		switch (newState) {
-			case SUSPENDED -> {
-				if (client.getConnectionStateErrorPolicy().isErrorState(ConnectionState.SUSPENDED)) {
-					dropAll(LeadershipRevocationReason.CONNECTION_SUSPENDED);
-				}
-			}
-			case LOST -> dropAll(LeadershipRevocationReason.CONNECTION_LOST);
-			case CONNECTED, RECONNECTED -> rejoinAll();
-			default -> {
-			}
-		}
-	}
-
-	private void lockLost(LockInfo lock, LockLossReason reason) {
-		RoleCandidacy candidacy = LOCK_NAME.equals(lock.name()) ? this.candidacies.get(lock.key()) : null;
-		if (candidacy == null) {
+	private void retryLater(RoleCandidacy candidacy, @Nullable Throwable failure) {
+		if (!this.running || this.closing) {
 			return;
 		}
-		LeadershipRevocationReason revocation = switch (reason) {
-			case SESSION_LOST -> LeadershipRevocationReason.CONNECTION_LOST;
-			case SESSION_CHANGED -> LeadershipRevocationReason.SESSION_EXPIRED;
-			case NODE_DELETED -> LeadershipRevocationReason.NODE_DELETED;
-			case SHUTDOWN -> LeadershipRevocationReason.SHUTDOWN;
-		};
-		if (candidacy.lost(lock.fencingToken(), revocation) && this.client.getZookeeperClient().isConnected()) {
-			execute(candidacy::rejoin, Duration.ZERO);
-		}
+		logger.warn("Could not join the queue of role '{}' (lock '{}' key '{}'); trying again in {}", candidacy.role(),
+				LOCK_NAME, candidacy.role(), RETRY_DELAY, failure);
+		execute(candidacy::rejoin, RETRY_DELAY);
 	}
 
-	private void retryLater(RoleCandidacy candidacy) {
-		if (this.running) {
-			execute(candidacy::rejoin, RETRY_DELAY);
-		}
-	}
-
-	private void dropAll(LeadershipRevocationReason reason) {
-		this.candidacies.values().forEach((candidacy) -> candidacy.drop(reason));
-	}
-
-	private void rejoinAll() {
-		if (this.running && this.candidate) {
-			this.candidacies.values().forEach(RoleCandidacy::rejoin);
-		}
+	private boolean isJoining() {
+		return this.running && this.candidate && !this.closing;
 	}
 
 	private RoleCandidacy candidacy(String role) {

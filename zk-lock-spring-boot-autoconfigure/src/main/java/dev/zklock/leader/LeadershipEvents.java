@@ -1,6 +1,6 @@
 package dev.zklock.leader;
 
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -14,8 +14,8 @@ import dev.zklock.LeadershipRevokedEvent;
 
 /**
  * Logs the candidacies' changes and publishes them as application events, after
- * stamping a new leader's node; hands a failed join back to the election to try
- * again.
+ * stamping a new leader's node; hands a failed join back to the election, which
+ * decides whether to try again.
  */
 final class LeadershipEvents implements RoleCandidacy.Listener {
 
@@ -25,11 +25,12 @@ final class LeadershipEvents implements RoleCandidacy.Listener {
 
 	private final ApplicationEventPublisher publisher;
 
-	private final Consumer<RoleCandidacy> retry;
+	private final BiConsumer<RoleCandidacy, @Nullable Throwable> retry;
 
 	private final LeaderNodeStamp stamp;
 
-	LeadershipEvents(Object source, ApplicationEventPublisher publisher, Consumer<RoleCandidacy> retry,
+	LeadershipEvents(Object source, ApplicationEventPublisher publisher,
+			BiConsumer<RoleCandidacy, @Nullable Throwable> retry,
 			LeaderNodeStamp stamp) {
 		this.source = source;
 		this.publisher = publisher;
@@ -62,9 +63,7 @@ final class LeadershipEvents implements RoleCandidacy.Listener {
 
 	@Override
 	public void joinFailed(RoleCandidacy candidacy, @Nullable Throwable failure) {
-		logger.warn("Could not join the queue of role '{}' (lock '{}' key '{}'); trying again", candidacy.role(),
-				CuratorLeaderElection.LOCK_NAME, candidacy.role(), failure);
-		this.retry.accept(candidacy);
+		this.retry.accept(candidacy, failure);
 	}
 
 }

@@ -13,9 +13,12 @@ import org.apache.curator.framework.state.SessionConnectionStateErrorPolicy;
 import org.apache.curator.retry.RetryOneTime;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ApplicationContext;
 
 import dev.zklock.LeaderElection;
@@ -37,6 +40,7 @@ import static org.awaitility.Awaitility.await;
  * knows who leads; yielding and closing hand the role over; an expired session
  * revokes it and the instance joins again at the back.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class LeaderElectionTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(20);
@@ -183,6 +187,24 @@ class LeaderElectionTests {
 			assertThat(election.awaitLeadership(PollerJob.ROLE, WAIT)).isTrue();
 			assertThat(job.poll(null)).contains(events.lastToken());
 			assertThat(TestZooKeeper.ephemeralNodes(context.getBean(CuratorFramework.class), this.basePath)).isOne();
+		});
+	}
+
+	@Test
+	void closingAStandByLeavesTheQueueQuietly(CapturedOutput output) {
+		instance("app-a").run((a) -> {
+			ApplicationContextRunner standBy = leading(a);
+			CuratorFramework client = a.getBean(CuratorFramework.class);
+			standBy.run((b) -> {
+				await().atMost(WAIT).until(() -> TestZooKeeper.ephemeralNodes(client, this.basePath) == 2);
+				LeadershipRecorder events = b.getBean(LeadershipRecorder.class);
+				b.close();
+				assertThat(TestZooKeeper.ephemeralNodes(client, this.basePath)).isOne();
+				assertThat(events.granted).isEmpty();
+				assertThat(events.revoked).isEmpty();
+			});
+			assertThat(a.getBean(LeaderElection.class).isLeader(PollerJob.ROLE)).isTrue();
+			assertThat(output).doesNotContain("Could not join the queue");
 		});
 	}
 
