@@ -1,7 +1,8 @@
 'use strict';
 
 // The sample's lock names; names seen in /actuator/locks are added as they show up.
-const lockNames = new Set(['stock', 'order', 'payment-gateway', 'order-expiry']);
+// Roles are shown by /actuator/leaders, so their lock (zk-lock-leaders) is not listed here.
+const lockNames = new Set(['stock', 'order', 'payment-gateway']);
 
 async function fetchJson(path) {
 	const response = await fetch(path, { headers: { Accept: 'application/json' }, cache: 'no-store' });
@@ -75,7 +76,7 @@ function showHealth(health) {
 
 function showLocal(locks) {
 	const rows = (locks && locks.locks) || [];
-	rows.forEach((lock) => lockNames.add(lock.name));
+	rows.filter((lock) => lock.name !== 'zk-lock-leaders').forEach((lock) => lockNames.add(lock.name));
 	fill('local-locks', 'local-empty', rows.map((lock) => row(
 		[lock.name, lock.key, lock.mode, lock.state, lock.thread, age(lock.since), lock.fencingToken],
 		lock.state, { lockName: lock.name, lockKey: lock.key === null ? '' : lock.key, state: lock.state })));
@@ -95,15 +96,28 @@ function showQueues(queues) {
 	fill('queues', 'queues-empty', rows);
 }
 
+function showLeaders(leaders) {
+	const roles = Object.values((leaders && leaders.roles) || {});
+	fill('leaders', 'leaders-empty', roles.map((role) => {
+		const leader = role.leader;
+		const state = role.leading ? 'LEADING' : (leader ? 'STANDING_BY' : 'NO_LEADER');
+		return row([role.role, leader ? owner(leader.owner) : 'nobody', role.leading ? 'yes' : 'no',
+			leader ? leader.fencingToken : '', leader ? age(leader.since) : '',
+			role.candidates.map((candidate) => owner(candidate.owner)).join(', ')], state,
+		{ role: role.role, state: state });
+	}));
+}
+
 async function refresh() {
 	try {
 		// one round of parallel requests, so that the tables show about the same moment
 		const names = Array.from(lockNames);
-		const [health, locks, ...queues] = await Promise.all([fetchJson('/actuator/health'),
-			fetchJson('/actuator/locks'),
+		const [health, locks, leaders, ...queues] = await Promise.all([fetchJson('/actuator/health'),
+			fetchJson('/actuator/locks'), fetchJson('/actuator/leaders'),
 			...names.map((name) => fetchJson('/actuator/locks/' + encodeURIComponent(name)))]);
 		showHealth(health);
 		showLocal(locks);
+		showLeaders(leaders);
 		showQueues(queues);
 		text('updated', new Date().toLocaleTimeString());
 		document.getElementById('error').hidden = true;

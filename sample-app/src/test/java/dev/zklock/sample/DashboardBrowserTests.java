@@ -75,8 +75,10 @@ class DashboardBrowserTests {
 			wait.until((page) -> states("local-locks").equals(List.of("HELD", "WAITING"))
 					&& states("queues").equals(List.of("HELD", "WAITING")));
 			assertThat(rows("queues").get(0).get("text")).contains("stock", KEY, "MUTEX", "zk-lock-sample");
-			// the expiry job of this context takes its own lock for a moment every 200 ms
-			wait.until((page) -> "1 held, 1 waiting".equals(page.findElement(By.id("zk-counts")).getText()));
+			// besides the stock lock, this instance holds the leadership of the expiry job's role
+			wait.until((page) -> "2 held, 1 waiting".equals(page.findElement(By.id("zk-counts")).getText()));
+			wait.until((page) -> rows("leaders").stream()
+				.anyMatch((role) -> role.get("text").contains("order-expiry") && "LEADING".equals(role.get("state"))));
 			// for a person to look at
 			Files.copy(this.browser.getScreenshotAs(OutputType.FILE).toPath(), Path.of("target", "dashboard.png"),
 					StandardCopyOption.REPLACE_EXISTING);

@@ -2,6 +2,8 @@ package dev.zklock.sample;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -9,9 +11,12 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
-import dev.zklock.LockHandle;
+import dev.zklock.LeaderElection;
 import dev.zklock.LockRequest;
-import dev.zklock.LockTemplate;
+import dev.zklock.actuate.LeadersEndpoint;
+import dev.zklock.core.AsyncLockHandle;
+import dev.zklock.core.AsyncLockManager;
+import dev.zklock.leader.CuratorLeaderElection;
 import dev.zklock.sample.jobs.JobRun;
 import dev.zklock.sample.jobs.JobRunRepository;
 import dev.zklock.sample.jobs.OrderExpiryJob;
@@ -22,7 +27,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The scheduled expiry job: unpaid orders expire and give their stock back, and the
- * job skips its turn, without waiting, while another holder runs it.
+ * job skips its turns while another instance leads its role.
  */
 @SampleApplicationTest
 class OrderExpiryJobTests {
@@ -31,7 +36,13 @@ class OrderExpiryJobTests {
 	private int port;
 
 	@Autowired
-	private LockTemplate locks;
+	private LeaderElection election;
+
+	@Autowired
+	private AsyncLockManager asyncLocks;
+
+	@Autowired
+	private LeadersEndpoint leaders;
 
 	@Autowired
 	private JobRunRepository runs;
@@ -54,11 +65,22 @@ class OrderExpiryJobTests {
 	}
 
 	@Test
-	void theJobSkipsItsTurnWhileAnotherHolderRunsIt() {
+	void theJobSkipsItsTurnWhileAnotherInstanceLeads() throws Exception {
+		assertThat(this.election.awaitLeadership(OrderExpiryJob.NAME, Duration.ofSeconds(30))).isTrue();
+		// another candidate queues up behind this instance and leads once this instance yields
+		CompletableFuture<AsyncLockHandle> other = this.asyncLocks.acquire(
+				LockRequest.named(CuratorLeaderElection.LOCK_NAME)
+					.keys(OrderExpiryJob.NAME)
+					.timeout(Duration.ofSeconds(30))
+					.build());
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> this.leaders.role(OrderExpiryJob.NAME).candidates().size() == 1);
+		assertThat(this.election.yieldLeadership(OrderExpiryJob.NAME)).isTrue();
+		AsyncLockHandle leading = other.get(30, TimeUnit.SECONDS);
+		assertThat(leading.isAcquired()).isTrue();
 		long id;
-		try (LockHandle other = this.locks
-			.tryAcquire(LockRequest.named(OrderExpiryJob.NAME).timeout(Duration.ofSeconds(30)).build())) {
-			assertThat(other.isAcquired()).isTrue();
+		try {
+			assertThat(this.election.isLeader(OrderExpiryJob.NAME)).isFalse();
 			long lastRun = lastRunId();
 			id = this.client.placeOrder("lisbon", "mug", 1).expect(201).body().get("id").asLong();
 			// several turns of the job pass (every 200 ms) and each one is skipped
@@ -66,6 +88,10 @@ class OrderExpiryJobTests {
 				.atMost(Duration.ofSeconds(10))
 				.until(() -> lastRunId() == lastRun && "RESERVED".equals(status(id)));
 		}
+		finally {
+			leading.release().get(30, TimeUnit.SECONDS);
+		}
+		assertThat(this.election.awaitLeadership(OrderExpiryJob.NAME, Duration.ofSeconds(30))).isTrue();
 		await().atMost(Duration.ofSeconds(30)).until(() -> "EXPIRED".equals(status(id)));
 	}
 

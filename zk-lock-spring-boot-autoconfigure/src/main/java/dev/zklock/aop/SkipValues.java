@@ -25,7 +25,7 @@ import org.springframework.core.CollectionFactory;
  * return type: nothing for void, an empty {@link Optional}, an empty collection,
  * map or stream, otherwise {@code null}.
  */
-final class SkipValues {
+public final class SkipValues {
 
 	private static final Supplier<Object> NULL = () -> null;
 
@@ -37,7 +37,7 @@ final class SkipValues {
 	 * @param returnType the method's return type, not a primitive other than void
 	 * @return the supplier
 	 */
-	static Supplier<Object> forReturnType(Class<?> returnType) {
+	public static Supplier<Object> forReturnType(Class<?> returnType) {
 		Object shared = sharedEmptyValue(returnType);
 		if (shared != null) {
 			return () -> shared;

@@ -4,9 +4,12 @@ package dev.zklock.faults;
  * Writes a worker's events to standard output, one line each:
  * {@code @@ type name=value ...}, read back by {@link WorkerProcess}.
  */
-final class WorkerEvents {
+public final class WorkerEvents {
 
-	static final String PREFIX = "@@ ";
+	/**
+	 * What every event line starts with.
+	 */
+	public static final String PREFIX = "@@ ";
 
 	private WorkerEvents() {
 	}
@@ -17,7 +20,7 @@ final class WorkerEvents {
 	 * @param namesAndValues names and values, alternating; values must not contain
 	 * spaces
 	 */
-	static void emit(String type, Object... namesAndValues) {
+	public static void emit(String type, Object... namesAndValues) {
 		StringBuilder line = new StringBuilder(PREFIX).append(type);
 		for (int i = 0; i + 1 < namesAndValues.length; i += 2) {
 			line.append(' ').append(namesAndValues[i]).append('=').append(namesAndValues[i + 1]);

@@ -10,8 +10,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
-import dev.zklock.annotation.DistributedLock;
-import dev.zklock.annotation.OnTimeout;
+import dev.zklock.annotation.Leader;
 import dev.zklock.sample.InstanceName;
 import dev.zklock.sample.SampleProperties;
 import dev.zklock.sample.orders.OrderRepository;
@@ -19,14 +18,15 @@ import dev.zklock.sample.orders.OrderService;
 
 /**
  * Expires orders that were not paid within the payment window and puts their stock
- * back. Every instance schedules it; the lock lets one of them run it at a time, and
- * an instance that finds it running skips its turn instead of waiting.
+ * back. Every instance schedules it, but only the leader of role
+ * {@value #NAME} runs it; the others skip their turns and stand by, and one of them
+ * takes over when the leader stops or loses its ZooKeeper session.
  */
 @Component
 public class OrderExpiryJob {
 
 	/**
-	 * The name of the job and of its lock.
+	 * The name of the job and of its leadership role.
 	 */
 	public static final String NAME = "order-expiry";
 
@@ -54,11 +54,11 @@ public class OrderExpiryJob {
 	}
 
 	/**
-	 * Run once, unless another instance is running it right now.
+	 * Run once, if this instance leads the role.
 	 */
 	@Scheduled(initialDelayString = "${sample.orders.expiry-interval:30s}",
 			fixedDelayString = "${sample.orders.expiry-interval:30s}")
-	@DistributedLock(name = NAME, timeout = "0", onTimeout = OnTimeout.SKIP)
+	@Leader(NAME)
 	public void run() {
 		Instant started = Instant.now();
 		Instant cutoff = started.minus(this.paymentWindow);

@@ -1,0 +1,20 @@
+package dev.zklock.leader;
+
+import java.lang.reflect.Method;
+import java.util.function.Supplier;
+
+/**
+ * A checked {@code @Leader} method: its role, what a skipped call returns, and
+ * where the fencing token goes.
+ *
+ * @param method the method
+ * @param description the class, method and parameter types, for messages
+ * @param role the role
+ * @param skipValue supplies what a call on a non-leader returns
+ * @param fencingTokenParameter the index of the {@code FencingToken} parameter,
+ * or -1
+ */
+record LeaderMethod(Method method, String description, String role, Supplier<Object> skipValue,
+		int fencingTokenParameter) {
+
+}

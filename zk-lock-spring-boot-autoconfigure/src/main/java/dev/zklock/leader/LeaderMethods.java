@@ -1,0 +1,132 @@
+package dev.zklock.leader;
+
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.aop.support.AopUtils;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.annotation.AnnotationUtils;
+import org.springframework.util.ClassUtils;
+
+import dev.zklock.FencingToken;
+import dev.zklock.annotation.DistributedLock;
+import dev.zklock.annotation.Leader;
+import dev.zklock.aop.InvalidLockDeclarationException;
+import dev.zklock.aop.SkipValues;
+
+/**
+ * Finds and checks {@link Leader} methods, and keeps what it found: the role, the
+ * skip value and the fencing token parameter. A declaration that cannot work
+ * throws an {@link InvalidLockDeclarationException} naming the method.
+ */
+public final class LeaderMethods {
+
+	private static final @Nullable Class<?> publisherClass = publisherClass();
+
+	private final Map<Method, Optional<LeaderMethod>> cache = new ConcurrentHashMap<>(64);
+
+	/**
+	 * The {@code @Leader} declaration of a method, checked.
+	 * @param method the method called
+	 * @param targetClass the target class, or {@code null}
+	 * @return the declaration, or {@code null} when the method has none
+	 * @throws InvalidLockDeclarationException when the declaration cannot work
+	 */
+	@Nullable LeaderMethod find(Method method, @Nullable Class<?> targetClass) {
+		Method specific = AopUtils.getMostSpecificMethod(method, (targetClass != null) ? targetClass
+				: method.getDeclaringClass());
+		Optional<LeaderMethod> found = this.cache.get(specific);
+		if (found == null) {
+			found = Optional.ofNullable(resolve(specific, (targetClass != null) ? targetClass
+					: specific.getDeclaringClass()));
+			this.cache.put(specific, found);
+		}
+		return found.orElse(null);
+	}
+
+	/**
+	 * Whether any method of the class may be a {@code @Leader} method.
+	 * @param targetClass the class
+	 * @return whether it may
+	 */
+	boolean isCandidateClass(Class<?> targetClass) {
+		return AnnotationUtils.isCandidateClass(targetClass, Leader.class);
+	}
+
+	private static @Nullable LeaderMethod resolve(Method method, Class<?> targetClass) {
+		Leader leader = AnnotatedElementUtils.findMergedAnnotation(method, Leader.class);
+		if (leader == null) {
+			return null;
+		}
+		String description = describe(method, ClassUtils.getUserClass(targetClass));
+		List<String> problems = new ArrayList<>();
+		String roleProblem = RoleNames.problem(leader.value());
+		if (roleProblem != null) {
+			problems.add(roleProblem);
+		}
+		if (AnnotatedElementUtils.hasAnnotation(method, DistributedLock.class)
+				|| AnnotatedElementUtils.hasAnnotation(ClassUtils.getUserClass(targetClass), DistributedLock.class)) {
+			problems.add("it also has @DistributedLock, which @Leader does not combine with; lock inside the "
+					+ "method with LockTemplate, or move the locked work to a @DistributedLock method of another bean");
+		}
+		Supplier<Object> skipValue = skipValue(method, problems);
+		int fencingTokenParameter = fencingTokenParameter(method, problems);
+		if (!problems.isEmpty()) {
+			throw new InvalidLockDeclarationException("@Leader(\"" + leader.value() + "\") on " + description
+					+ " cannot work: " + String.join("; ", problems));
+		}
+		return new LeaderMethod(method, description, leader.value(), skipValue, fencingTokenParameter);
+	}
+
+	private static Supplier<Object> skipValue(Method method, List<String> problems) {
+		Class<?> returnType = method.getReturnType();
+		if (returnType.isPrimitive() && returnType != void.class) {
+			problems.add("it returns " + returnType.getName() + ", which cannot express a call skipped on an instance "
+					+ "that does not lead; return " + ClassUtils.resolvePrimitiveIfNecessary(returnType).getSimpleName()
+					+ " (null when skipped), an Optional, or void");
+		}
+		else if (CompletionStage.class.isAssignableFrom(returnType)
+				|| (publisherClass != null && publisherClass.isAssignableFrom(returnType))) {
+			problems.add("it returns " + returnType.getSimpleName() + ", whose work would go on outside the "
+					+ "leadership; return the result itself, or void");
+		}
+		return SkipValues.forReturnType(returnType);
+	}
+
+	private static int fencingTokenParameter(Method method, List<String> problems) {
+		Class<?>[] types = method.getParameterTypes();
+		int found = -1;
+		for (int i = 0; i < types.length; i++) {
+			if (types[i] == FencingToken.class) {
+				if (found >= 0) {
+					problems.add("it declares more than one FencingToken parameter; keep one");
+				}
+				found = i;
+			}
+		}
+		return found;
+	}
+
+	private static @Nullable Class<?> publisherClass() {
+		String name = "org.reactivestreams.Publisher";
+		ClassLoader loader = LeaderMethods.class.getClassLoader();
+		return ClassUtils.isPresent(name, loader) ? ClassUtils.resolveClassName(name, loader) : null;
+	}
+
+	private static String describe(Method method, Class<?> userClass) {
+		return userClass.getName() + "." + method.getName() + Arrays.stream(method.getParameterTypes())
+			.map(Class::getSimpleName)
+			.collect(Collectors.joining(", ", "(", ")"));
+	}
+
+}

@@ -1,0 +1,158 @@
+package dev.zklock.leader;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.zklock.LeadershipRevocationReason;
+import dev.zklock.LockContext;
+import dev.zklock.LockLostException;
+import dev.zklock.annotation.LockMode;
+import dev.zklock.core.AsyncLockHandle;
+
+/**
+ * One uninterrupted leadership of a role by this instance: from the grant until
+ * the revocation. It is the {@link LockContext} of the {@code @Leader} methods that
+ * run during it; its fencing token stays readable after the end, so that late
+ * writes still carry it and are rejected.
+ */
+final class LeadershipTerm implements LockContext {
+
+	private final String role;
+
+	private final AsyncLockHandle handle;
+
+	private final long fencingToken;
+
+	private final String nodePath;
+
+	private final Instant since;
+
+	private final Set<Thread> runners = ConcurrentHashMap.newKeySet();
+
+	private volatile @Nullable LeadershipRevocationReason endReason;
+
+	LeadershipTerm(String role, AsyncLockHandle handle, Instant since) {
+		this.role = role;
+		this.handle = handle;
+		this.fencingToken = handle.fencingToken();
+		this.nodePath = handle.nodePath();
+		this.since = since;
+	}
+
+	String role() {
+		return this.role;
+	}
+
+	AsyncLockHandle handle() {
+		return this.handle;
+	}
+
+	Instant since() {
+		return this.since;
+	}
+
+	/**
+	 * A {@code @Leader} method starts running on the current thread.
+	 */
+	void enter() {
+		this.runners.add(Thread.currentThread());
+	}
+
+	void exit() {
+		this.runners.remove(Thread.currentThread());
+	}
+
+	/**
+	 * End the term, once.
+	 * @param reason why it ends
+	 * @param interrupt whether to interrupt the threads running {@code @Leader}
+	 * methods for it
+	 * @return whether it was still going
+	 */
+	synchronized boolean end(LeadershipRevocationReason reason, boolean interrupt) {
+		if (this.endReason != null) {
+			return false;
+		}
+		this.endReason = reason;
+		if (interrupt) {
+			this.runners.forEach(Thread::interrupt);
+		}
+		return true;
+	}
+
+	@Override
+	public String name() {
+		return this.role;
+	}
+
+	@Override
+	public List<String> keys() {
+		return List.of();
+	}
+
+	@Override
+	public LockMode mode() {
+		return LockMode.MUTEX;
+	}
+
+	@Override
+	public long fencingToken() {
+		return this.fencingToken;
+	}
+
+	@Override
+	public long fencingToken(@Nullable String key) {
+		checkKey(key);
+		return this.fencingToken;
+	}
+
+	@Override
+	public String nodePath() {
+		return this.nodePath;
+	}
+
+	@Override
+	public String nodePath(@Nullable String key) {
+		checkKey(key);
+		return this.nodePath;
+	}
+
+	@Override
+	public boolean isHeld() {
+		return this.endReason == null && this.handle.isHeld();
+	}
+
+	@Override
+	public void assertHeld() {
+		LeadershipRevocationReason reason = this.endReason;
+		String leadership = "Leadership of role '" + this.role + "' (fencing token " + this.fencingToken + ")";
+		if (reason != null) {
+			throw new LockLostException(leadership + " ended (" + reason + "): another instance may lead now. Abandon "
+					+ "the work; a resource that checks fencing tokens rejects this leader's late writes", this.role,
+					null);
+		}
+		if (!this.handle.isHeld()) {
+			throw new LockLostException(leadership + " is in doubt: the ZooKeeper connection is suspended or this "
+					+ "process was paused, so another instance may lead. Do not write what the role protects now",
+					this.role, null);
+		}
+	}
+
+	private void checkKey(@Nullable String key) {
+		if (key != null) {
+			throw new IllegalArgumentException(
+					"Leadership of role '" + this.role + "' has no keys; pass null, or use fencingToken()");
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "LeadershipTerm[role=" + this.role + ", fencingToken=" + this.fencingToken + ", since=" + this.since
+				+ "]";
+	}
+
+}

@@ -1,0 +1,231 @@
+package dev.zklock.leader;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.zklock.LeadershipRevocationReason;
+import dev.zklock.LockRequest;
+import dev.zklock.core.AsyncLockHandle;
+import dev.zklock.core.AsyncLockManager;
+
+/**
+ * This instance's place in the queue of one role: an asynchronous MUTEX
+ * acquisition without a deadline while it waits, the {@link LeadershipTerm} while
+ * it leads. Every change happens under the candidacy's monitor and bumps a
+ * generation, so a result that arrives for an abandoned attempt only releases
+ * what it got.
+ */
+final class RoleCandidacy {
+
+	// the engine treats a wait this long as endless
+	private static final Duration ENDLESS = Duration.ofNanos(Long.MAX_VALUE);
+
+	private static final Duration AWAIT_POLL = Duration.ofMillis(50);
+
+	private final String role;
+
+	private final LockRequest request;
+
+	private final AsyncLockManager locks;
+
+	private final Listener listener;
+
+	private final boolean interruptOnLoss;
+
+	private long generation;
+
+	private @Nullable CompletableFuture<AsyncLockHandle> pending;
+
+	// read without the monitor, so that a @Leader call never waits for a listener of this role
+	private volatile @Nullable LeadershipTerm term;
+
+	private boolean active;
+
+	RoleCandidacy(String role, AsyncLockManager locks, Listener listener, boolean interruptOnLoss) {
+		this.role = role;
+		this.request = LockRequest.named(CuratorLeaderElection.LOCK_NAME).keys(role).timeout(ENDLESS).build();
+		this.locks = locks;
+		this.listener = listener;
+		this.interruptOnLoss = interruptOnLoss;
+	}
+
+	String role() {
+		return this.role;
+	}
+
+	/**
+	 * Join the queue, unless already in it.
+	 */
+	synchronized void join() {
+		this.active = true;
+		rejoin();
+	}
+
+	/**
+	 * Join the queue again after a loss, if still a candidate and not in it.
+	 */
+	synchronized void rejoin() {
+		if (this.active && this.pending == null && this.term == null) {
+			startAttempt();
+		}
+	}
+
+	/**
+	 * Leave the queue for good, giving up the leadership if held.
+	 * @param reason the revocation reason
+	 * @return completes once the node is deleted
+	 */
+	synchronized CompletableFuture<Void> leave(LeadershipRevocationReason reason) {
+		this.active = false;
+		return drop(reason);
+	}
+
+	/**
+	 * Leave the queue after a connection problem, staying a candidate: the
+	 * election joins again once the connection is back.
+	 * @param reason the revocation reason
+	 * @return completes once the node is deleted
+	 */
+	synchronized CompletableFuture<Void> drop(LeadershipRevocationReason reason) {
+		this.generation++;
+		CompletableFuture<AsyncLockHandle> waiting = this.pending;
+		this.pending = null;
+		if (waiting != null) {
+			// deletes the node of the wait, or releases a lock acquired at this moment
+			waiting.cancel(false);
+		}
+		LeadershipTerm ended = this.term;
+		this.term = null;
+		if (ended == null || !ended.end(reason, this.interruptOnLoss && isLoss(reason))) {
+			return CompletableFuture.completedFuture(null);
+		}
+		this.listener.revoked(ended, reason);
+		return ended.handle().release();
+	}
+
+	/**
+	 * The engine lost the node of a leadership.
+	 * @param fencingToken the token of the lost node
+	 * @param reason the revocation reason
+	 * @return whether it was this candidacy's current leadership
+	 */
+	synchronized boolean lost(long fencingToken, LeadershipRevocationReason reason) {
+		LeadershipTerm current = this.term;
+		if (current == null || current.fencingToken() != fencingToken) {
+			return false;
+		}
+		drop(reason);
+		return true;
+	}
+
+	/**
+	 * Give the leadership up and join again at the back.
+	 * @return whether this instance led the role
+	 */
+	synchronized boolean yieldLeadership() {
+		if (this.term == null) {
+			return false;
+		}
+		drop(LeadershipRevocationReason.YIELDED);
+		rejoin();
+		return true;
+	}
+
+	/**
+	 * The current leadership, held for sure or not.
+	 * @return the term, or {@code null} when this instance does not lead
+	 */
+	@Nullable LeadershipTerm term() {
+		return this.term;
+	}
+
+	/**
+	 * Whether this instance leads the role for sure.
+	 * @return whether it leads
+	 */
+	boolean isLeader() {
+		LeadershipTerm current = term();
+		return current != null && current.isHeld();
+	}
+
+	/**
+	 * Wait until this instance leads the role for sure.
+	 * @param timeout the longest wait
+	 * @return whether it leads
+	 * @throws InterruptedException when interrupted
+	 */
+	synchronized boolean await(Duration timeout) throws InterruptedException {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		while (!isLeader()) {
+			long left = deadline - System.nanoTime();
+			if (left <= 0) {
+				return false;
+			}
+			// a term's doubt clears without a notification, so look again now and then
+			wait(Math.max(1, Math.min(AWAIT_POLL.toMillis(), left / 1_000_000)));
+		}
+		return true;
+	}
+
+	private void startAttempt() {
+		long attempt = ++this.generation;
+		CompletableFuture<AsyncLockHandle> result = this.locks.acquire(this.request);
+		this.pending = result;
+		result.whenComplete((handle, ex) -> completed(attempt, handle, ex));
+	}
+
+	private synchronized void completed(long attempt, @Nullable AsyncLockHandle handle, @Nullable Throwable ex) {
+		if (attempt != this.generation || !this.active) {
+			if (handle != null) {
+				handle.release();
+			}
+			return;
+		}
+		this.pending = null;
+		if (ex != null || handle == null || !handle.isAcquired()) {
+			this.listener.joinFailed(this, ex);
+			return;
+		}
+		LeadershipTerm granted = new LeadershipTerm(this.role, handle, Instant.now());
+		this.term = granted;
+		this.listener.granted(granted);
+		notifyAll();
+	}
+
+	// unlike a lock in doubt, a leadership suspended under the SUSPENDED policy is over: its node goes
+	private static boolean isLoss(LeadershipRevocationReason reason) {
+		return reason != LeadershipRevocationReason.YIELDED && reason != LeadershipRevocationReason.SHUTDOWN;
+	}
+
+	/**
+	 * Told about grants, revocations and failed joins, under the candidacy's
+	 * monitor, so in order.
+	 */
+	interface Listener {
+
+		/**
+		 * This instance leads the role.
+		 * @param term the new leadership
+		 */
+		void granted(LeadershipTerm term);
+
+		/**
+		 * This instance no longer leads the role.
+		 * @param term the leadership that ended
+		 * @param reason why
+		 */
+		void revoked(LeadershipTerm term, LeadershipRevocationReason reason);
+
+		/**
+		 * Joining the queue failed; the candidacy waits to be told to join again.
+		 * @param candidacy the candidacy
+		 * @param failure what failed, or {@code null} when nothing was acquired
+		 */
+		void joinFailed(RoleCandidacy candidacy, @Nullable Throwable failure);
+
+	}
+
+}

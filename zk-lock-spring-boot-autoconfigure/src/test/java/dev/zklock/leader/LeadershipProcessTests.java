@@ -1,0 +1,185 @@
+package dev.zklock.leader;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.zklock.LeadershipRevocationReason;
+import dev.zklock.leader.LeaderTimeline.Event;
+import dev.zklock.testsupport.JvmProcess;
+import dev.zklock.testsupport.ZooKeeperProcess;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Three application JVMs ({@link LeaderWorker}) share role {@value LeaderWorker#ROLE}
+ * on a ZooKeeper server process, with 4 s sessions. A {@link LeaderTimeline}
+ * collects every grant, revocation, run and write with its token and checks that
+ * one leader leads at a time and that no two runs of the
+ * {@code @Scheduled(fixedRate = 200)} job overlap, across a {@code kill -9} of the
+ * leader, a graceful shutdown and a {@code SIGSTOP} past the session.
+ */
+class LeadershipProcessTests {
+
+	private static final long SESSION_MILLIS = 4_000;
+
+	private static final long STARTUP_MILLIS = 90_000;
+
+	private static final List<String> JVM_OPTIONS = List.of("-Xmx128m", "-Xss512k", "-XX:+UseSerialGC",
+			"-XX:TieredStopAtLevel=1", "-XX:-UsePerfData");
+
+	private static ZooKeeperProcess zookeeper;
+
+	@TempDir
+	Path directory;
+
+	private final LeaderTimeline timeline = new LeaderTimeline();
+
+	private final Map<String, JvmProcess> workers = new LinkedHashMap<>();
+
+	@BeforeAll
+	static void startZooKeeper() {
+		zookeeper = ZooKeeperProcess.builder().start();
+	}
+
+	@AfterAll
+	static void stopZooKeeper() {
+		zookeeper.close();
+	}
+
+	@AfterEach
+	void killWorkers() {
+		this.workers.values().forEach(JvmProcess::kill);
+	}
+
+	@Test
+	void oneLeaderAtATimeAndNoDoubleRunsAcrossAKill() throws Exception {
+		startWorkers("a", "b", "c");
+		Event first = this.timeline.await(granted(), STARTUP_MILLIS);
+		long windowStart = System.currentTimeMillis();
+		this.timeline.await((event) -> event.type().equals("run") && event.start() >= windowStart + 10_000, 30_000);
+		String leader = currentLeader();
+		this.workers.get(leader).kill();
+		long killedAt = System.currentTimeMillis();
+		this.timeline.killed(leader, killedAt);
+		Event takeOver = this.timeline.await(granted().and((event) -> !event.worker().equals(leader)),
+				SESSION_MILLIS + 10_000);
+		assertThat(takeOver.at() - killedAt).as("take-over after kill -9, ms").isLessThan(SESSION_MILLIS + 2_000);
+		this.timeline.await((event) -> event.type().equals("run") && event.start() >= windowStart + 30_000, 30_000);
+
+		assertThat(this.timeline.runProblems()).isEmpty();
+		assertThat(this.timeline.leadershipProblems(Set.of())).isEmpty();
+		assertThat(this.timeline.rejectedWrites()).isEmpty();
+		List<Event> runs = this.timeline.events("run");
+		assertThat(runs).hasSizeGreaterThan(100);
+		assertThat(runs.stream().map(Event::token).distinct()).containsExactly(first.token(), takeOver.token());
+		System.err.printf("leadership: %d runs in 30 s, take-over %d ms after kill -9%n", runs.size(),
+				takeOver.at() - killedAt);
+	}
+
+	@Test
+	void gracefulShutdownAndSigstopHandTheRoleOver() throws Exception {
+		startWorkers("a", "b", "c");
+		Event first = this.timeline.await(granted(), STARTUP_MILLIS);
+		String leader = first.worker();
+		long exitSent = System.currentTimeMillis();
+		this.workers.get(leader).send("exit");
+		Event second = this.timeline.await(granted().and((event) -> !event.worker().equals(leader)), 10_000);
+		assertThat(second.at() - exitSent).as("take-over after graceful shutdown, ms").isLessThan(1_000);
+		Event shutdown = this.timeline.await(revoked(leader, first.token()), 10_000);
+		assertThat(shutdown.reason()).isEqualTo(LeadershipRevocationReason.SHUTDOWN.name());
+		assertThat(shutdown.at()).isLessThanOrEqualTo(second.at());
+		assertThat(this.workers.get(leader).awaitExit(Duration.ofSeconds(30))).isZero();
+
+		String paused = second.worker();
+		this.workers.get(paused).pause();
+		long pausedAt = System.currentTimeMillis();
+		Event third = this.timeline.await(granted().and((event) -> !Set.of(leader, paused).contains(event.worker())),
+				SESSION_MILLIS + 20_000);
+		this.timeline.await((event) -> event.type().equals("run") && event.token() == third.token(), 10_000);
+		this.workers.get(paused).resume();
+		Event lost = this.timeline.await(revoked(paused, second.token()), 30_000);
+		assertThat(lost.at()).isGreaterThan(third.at());
+		this.workers.get(paused).send("write");
+		Event late = this.timeline.await(lateWrite(paused), 10_000);
+		assertThat(late.token()).isEqualTo(second.token());
+		assertThat(this.timeline.rejectedWrites()).contains(late);
+		// control: the fence accepts the current leader's write
+		this.workers.get(third.worker()).send("write");
+		Event current = this.timeline.await(lateWrite(third.worker()), 10_000);
+		assertThat(this.timeline.rejectedWrites()).doesNotContain(current);
+		assertThat(this.timeline.leadershipProblems(Set.of(paused))).isEmpty();
+		// the old leader joined the queue again, behind the new one
+		try (CuratorFramework client = CuratorFrameworkFactory.newClient(zookeeper.connectString(),
+				new RetryOneTime(100))) {
+			client.start();
+			assertThat(client.blockUntilConnected(10, TimeUnit.SECONDS)).isTrue();
+			await().atMost(Duration.ofSeconds(30)).until(() -> client.getChildren()
+				.forPath("/leader-processes/" + CuratorLeaderElection.LOCK_NAME + "/" + LeaderWorker.ROLE)
+				.size() == 2);
+		}
+		System.err.printf("leadership: take-over %d ms after graceful shutdown, %d ms after SIGSTOP (%s)%n",
+				second.at() - exitSent, third.at() - pausedAt, lost.reason());
+	}
+
+	private void startWorkers(String... ids) {
+		for (String id : ids) {
+			JvmProcess worker = JvmProcess.builder("leader worker " + id, LeaderWorker.class.getName())
+				.directory(this.directory)
+				.logFileName("worker-" + id + ".log")
+				.arguments(List.of("--id=" + id, "--connect=" + zookeeper.connectString()))
+				.jvmOptions(JVM_OPTIONS)
+				.outputListener(this.timeline::accept)
+				.build();
+			this.workers.put(id, worker);
+			worker.start();
+		}
+		for (String id : ids) {
+			try {
+				this.timeline.await((event) -> event.type().equals("ready") && event.worker().equals(id),
+						STARTUP_MILLIS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException(ex);
+			}
+			catch (AssertionError ex) {
+				throw new AssertionError(this.workers.get(id).diagnostics(), ex);
+			}
+		}
+	}
+
+	// the worker of the newest grant
+	private String currentLeader() {
+		List<Event> grants = this.timeline.events("granted");
+		return grants.get(grants.size() - 1).worker();
+	}
+
+	private static Predicate<Event> granted() {
+		return (event) -> event.type().equals("granted");
+	}
+
+	private static Predicate<Event> revoked(String worker, long token) {
+		return (event) -> event.type().equals("revoked") && event.worker().equals(worker) && event.token() == token;
+	}
+
+	private static Predicate<Event> lateWrite(String worker) {
+		return (event) -> event.type().equals("write") && event.worker().equals(worker) && event.late();
+	}
+
+}
