@@ -164,7 +164,9 @@ public record LockRequest(String name, List<String> keys, LockMode mode, int per
 		 * (its node deleted, so the next waiter gets it) and the hold is lost with
 		 * {@link LockLossReason#MAX_HOLD_EXCEEDED}. The work itself goes on unless it is
 		 * interrupted, so fence its writes.
-		 * @param maxHold the cap, positive
+		 * @param maxHold the cap, positive; one too long to ever run out (such as
+		 * {@code ChronoUnit.FOREVER.getDuration()}) means no cap, whatever
+		 * {@code zk-lock.max-hold} says
 		 * @return this builder
 		 */
 		public Builder maxHold(Duration maxHold) {

@@ -267,7 +267,8 @@ final class LockEngine implements AutoCloseable {
 	 */
 	void capHolds(List<Hold> holds, @Nullable Duration maxHold) {
 		Duration cap = (maxHold != null) ? maxHold : this.defaultMaxHold;
-		if (cap == null) {
+		if (cap == null || cap.compareTo(Duration.ofNanos(MAX_WAIT_NANOS)) >= 0) {
+			// none, or too long to ever run out
 			return;
 		}
 		for (Hold hold : holds) {

@@ -74,7 +74,8 @@ final class LeadershipLosses implements ConnectionStateListener {
 		LeadershipRevocationReason revocation = switch (reason) {
 			case SESSION_LOST -> LeadershipRevocationReason.CONNECTION_LOST;
 			case SESSION_CHANGED -> LeadershipRevocationReason.SESSION_EXPIRED;
-			case NODE_DELETED -> LeadershipRevocationReason.NODE_DELETED;
+			// a role has no cap of its own; a node taken away is a node deleted
+			case NODE_DELETED, MAX_HOLD_EXCEEDED -> LeadershipRevocationReason.NODE_DELETED;
 			case SHUTDOWN -> LeadershipRevocationReason.SHUTDOWN;
 		};
 		if (candidacy.lost(lock.fencingToken(), revocation) && this.joining.getAsBoolean()

@@ -46,7 +46,12 @@ final class RoleCandidacy {
 
 	RoleCandidacy(String role, AsyncLockManager locks, Listener listener, boolean interruptOnLoss) {
 		this.role = role;
-		this.request = LockRequest.named(CuratorLeaderElection.LOCK_NAME).keys(role).timeout(ENDLESS).build();
+		// a role is held as long as the instance leads: zk-lock.max-hold does not cap it
+		this.request = LockRequest.named(CuratorLeaderElection.LOCK_NAME)
+			.keys(role)
+			.timeout(ENDLESS)
+			.maxHold(ENDLESS)
+			.build();
 		this.locks = locks;
 		this.listener = listener;
 		this.interruptOnLoss = interruptOnLoss;

@@ -30,7 +30,8 @@ class DocsPropertiesTests {
 
 	// names the docs use that belong to zk-lock's metadata
 	private static final Pattern OURS = Pattern
-		.compile("(zk-lock\\.[a-z0-9.-]*[a-z0-9*]|management\\.health\\.zklock\\.[a-z.-]+|management\\.endpoint\\.locks\\.[a-z.-]+)");
+		.compile("(zk-lock\\.[a-z0-9.-]*[a-z0-9*]|management\\.health\\.zklock(leadership)?\\.[a-z.-]+"
+				+ "|management\\.endpoint\\.(locks|leaders)\\.[a-z.-]+)");
 
 	private static final Pattern TABLE_ROW = Pattern.compile("^\\| `([^`]+)` \\| (.+?) \\| .* \\|$");
 
