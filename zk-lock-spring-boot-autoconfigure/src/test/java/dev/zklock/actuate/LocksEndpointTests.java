@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterEach;
@@ -121,11 +122,16 @@ class LocksEndpointTests {
 	void aLockTurningHeldNeverShowsWithoutAToken() throws Exception {
 		int cycles = 300;
 		CompletableFuture<Void> done = new CompletableFuture<>();
+		// the first hold lasts until the endpoint has shown it: the HELD check below cannot pass by luck
+		CountDownLatch heldSeen = new CountDownLatch(1);
 		Thread worker = new Thread(() -> {
 			try {
 				for (int i = 0; i < cycles; i++) {
 					try (LockHandle handle = this.manager.acquire(LockRequest.named("orders").keys("hot").build())) {
 						assertThat(handle.isAcquired()).isTrue();
+						if (i == 0) {
+							assertThat(heldSeen.await(20, TimeUnit.SECONDS)).as("the endpoint showed the hold").isTrue();
+						}
 					}
 				}
 				done.complete(null);
@@ -139,6 +145,9 @@ class LocksEndpointTests {
 		while (!done.isDone()) {
 			for (LockDescriptor lock : this.endpoint.locks().locks()) {
 				seen.merge(lock.state(), 1, Integer::sum);
+				if (lock.state().equals("HELD")) {
+					heldSeen.countDown();
+				}
 				if (lock.state().equals("WAITING")) {
 					assertThat(lock.fencingToken()).as("%s", lock).isNull();
 				}
