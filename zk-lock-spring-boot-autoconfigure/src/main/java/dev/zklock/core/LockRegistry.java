@@ -126,6 +126,9 @@ public final class LockRegistry {
 			}
 			LockState previous = entry.state;
 			move(entry, to);
+			if (to == LockState.RELEASING) {
+				checkSettled();
+			}
 			return previous;
 		}
 	}
@@ -170,24 +173,29 @@ public final class LockRegistry {
 				this.counts[entry.state.ordinal()].decrementAndGet();
 			}
 		}
-		CompletableFuture<Void> waiting = this.emptied;
-		if (waiting != null && this.entries.isEmpty()) {
-			waiting.complete(null);
-		}
+		checkSettled();
 	}
 
 	/**
-	 * Completes once no entry is tracked: every wait has ended and every hold is
-	 * released (or its release is no longer awaited).
+	 * Completes once nothing is held or awaited any more: every wait has ended and
+	 * every hold was released by its work. A release that ZooKeeper has not confirmed
+	 * yet ({@link LockState#RELEASING}, say with the connection down) does not count:
+	 * the work is done, and the node goes with the session at the latest.
 	 */
-	CompletableFuture<Void> whenEmpty() {
+	CompletableFuture<Void> whenSettled() {
 		CompletableFuture<Void> waiting = new CompletableFuture<>();
 		this.emptied = waiting;
-		// an entry removed before the field was set completes it here
-		if (this.entries.isEmpty()) {
+		// an entry that settled before the field was set completes it here
+		checkSettled();
+		return waiting;
+	}
+
+	private void checkSettled() {
+		CompletableFuture<Void> waiting = this.emptied;
+		if (waiting != null && !waiting.isDone()
+				&& this.entries.stream().allMatch((entry) -> entry.state == LockState.RELEASING)) {
 			waiting.complete(null);
 		}
-		return waiting;
 	}
 
 	/**

@@ -54,7 +54,7 @@ final class ShutdownDrain {
 	int drain(Duration timeout) {
 		begin();
 		LockRegistry registry = this.engine.registry();
-		if (await(registry.whenEmpty(), timeout)) {
+		if (await(registry.whenSettled(), timeout)) {
 			return 0;
 		}
 		List<CompletableFuture<Void>> deletions = new ArrayList<>();

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationListener;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.SmartLifecycle;
 
 import dev.zklock.LockHandle;
@@ -65,6 +66,19 @@ class LockDrainLifecycleTests {
 				assertThat(drain.getPhase()).isLessThan(SmartLifecycle.DEFAULT_PHASE - 2048);
 				assertThat(drain).hasFieldOrPropertyWithValue("timeout", Duration.ofSeconds(7));
 			});
+	}
+
+	@Test
+	void aStopThatIsNotACloseLeavesTheLocksInUse() {
+		// as Spring's test framework pauses a cached context between test classes
+		this.runner.withPropertyValues("zk-lock.connect-string=" + server.connectString()).run((context) -> {
+			LockManager locks = context.getBean(LockManager.class);
+			context.getSourceApplicationContext(ConfigurableApplicationContext.class).stop();
+			context.getSourceApplicationContext(ConfigurableApplicationContext.class).start();
+			try (LockHandle handle = locks.acquire(LockRequest.named("report").keys("daily").build())) {
+				assertThat(handle.isHeld()).isTrue();
+			}
+		});
 	}
 
 	@Test
