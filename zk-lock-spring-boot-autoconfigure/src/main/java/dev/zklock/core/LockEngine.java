@@ -217,6 +217,7 @@ final class LockEngine implements AutoCloseable {
 				this.registry.remove(entry);
 			}
 			else {
+				this.registry.unconfirmed(entry);
 				this.lossHandler.releaseFailed();
 			}
 			if (ex == null) {

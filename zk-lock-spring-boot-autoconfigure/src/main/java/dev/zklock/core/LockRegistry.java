@@ -126,9 +126,6 @@ public final class LockRegistry {
 			}
 			LockState previous = entry.state;
 			move(entry, to);
-			if (to == LockState.RELEASING) {
-				checkSettled();
-			}
 			return previous;
 		}
 	}
@@ -178,9 +175,9 @@ public final class LockRegistry {
 
 	/**
 	 * Completes once nothing is held or awaited any more: every wait has ended and
-	 * every hold was released by its work. A release that ZooKeeper has not confirmed
-	 * yet ({@link LockState#RELEASING}, say with the connection down) does not count:
-	 * the work is done, and the node goes with the session at the latest.
+	 * every hold was released by its work and its release answered. A release that
+	 * failed and waits for the connection to be confirmed ({@code unconfirmed}) does
+	 * not count: the work is done, and the node goes with the session at the latest.
 	 */
 	CompletableFuture<Void> whenSettled() {
 		CompletableFuture<Void> waiting = new CompletableFuture<>();
@@ -190,10 +187,19 @@ public final class LockRegistry {
 		return waiting;
 	}
 
+	/**
+	 * A release failed: the entry stays {@link LockState#RELEASING} until a
+	 * reconnection confirms it, and no longer holds up a shutdown.
+	 */
+	void unconfirmed(Entry entry) {
+		entry.unconfirmed = true;
+		checkSettled();
+	}
+
 	private void checkSettled() {
 		CompletableFuture<Void> waiting = this.emptied;
 		if (waiting != null && !waiting.isDone()
-				&& this.entries.stream().allMatch((entry) -> entry.state == LockState.RELEASING)) {
+				&& this.entries.stream().allMatch((entry) -> entry.state == LockState.RELEASING && entry.unconfirmed)) {
 			waiting.complete(null);
 		}
 	}
@@ -268,6 +274,9 @@ public final class LockRegistry {
 		private volatile @Nullable LockLossReason lossReason;
 
 		private boolean removed;
+
+		// its release failed and awaits confirmation after a reconnection
+		private volatile boolean unconfirmed;
 
 		// handed to its holder; until then it belongs to an acquisition that may still start over
 		private boolean delivered;
