@@ -73,8 +73,9 @@ final class Acquisition {
 	 * @param path its lock path
 	 * @param fixedName for a READ of the thread that holds WRITE on the same path,
 	 * the name of the read node sorted at its write node; else {@code null}
+	 * @param writerSession with a fixed name, the session of the write node; else 0
 	 */
-	record Target(@Nullable String key, String path, @Nullable String fixedName) {
+	record Target(@Nullable String key, String path, @Nullable String fixedName, long writerSession) {
 
 	}
 

@@ -223,7 +223,7 @@ public class AsyncLockManager implements AutoCloseable {
 		List<String> lockKeys = keys.isEmpty() ? Collections.singletonList(null) : keys;
 		List<Acquisition.Target> targets = new ArrayList<>(lockKeys.size());
 		for (String key : lockKeys) {
-			targets.add(new Acquisition.Target(key, this.engine.pathFor(request.name(), key), null));
+			targets.add(new Acquisition.Target(key, this.engine.pathFor(request.name(), key), null, 0));
 		}
 		Acquisition acquisition = this.engine.acquire(request.name(), request.mode(), request.permits(), targets,
 				request.timeout(), null);

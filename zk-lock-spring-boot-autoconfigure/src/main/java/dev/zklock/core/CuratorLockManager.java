@@ -212,7 +212,9 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 				rejectUpgrade(slot, name, lockKeys.get(i));
 			}
 			if (slot == null || slot.count(mode) == 0) {
-				targets.add(new Acquisition.Target(lockKeys.get(i), path, readNodeOfWriter(slot, mode)));
+				Hold writer = ownedWrite(slot, mode);
+				targets.add(new Acquisition.Target(lockKeys.get(i), path, readNodeOfWriter(writer),
+						(writer != null) ? writer.entry().node().session() : 0));
 				targetSlots.add(slotKeys[i]);
 			}
 		}
@@ -278,9 +280,14 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 		}
 	}
 
-	// A thread holding WRITE takes READ with a node sorted at its write node, as Curator does
-	private static @Nullable String readNodeOfWriter(@Nullable LockSlot slot, LockMode mode) {
+	// For a READ, the WRITE this thread holds on the same path, unless lost: a lost WRITE vouches for nothing
+	private static @Nullable Hold ownedWrite(@Nullable LockSlot slot, LockMode mode) {
 		Hold write = (mode == LockMode.READ && slot != null) ? slot.hold(LockMode.WRITE) : null;
+		return (write != null && LockRegistry.Entry.OWNED.contains(write.entry().state())) ? write : null;
+	}
+
+	// A thread holding WRITE takes READ with a node sorted at its write node, as Curator does
+	private static @Nullable String readNodeOfWriter(@Nullable Hold write) {
 		if (write == null) {
 			return null;
 		}

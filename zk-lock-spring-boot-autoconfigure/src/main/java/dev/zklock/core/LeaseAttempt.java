@@ -12,6 +12,8 @@ import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A {@link NodeAttempt} for one SEMAPHORE lease, with the layout and protocol of
@@ -20,9 +22,13 @@ import org.apache.zookeeper.data.Stat;
  * ephemeral sequential) under {@code leases}, and, still holding the mutex, wait
  * until at most {@code permits} leases exist; then give the mutex back. Only the
  * mutex holder watches the leases, so a release wakes one waiter. The lease's
- * creation zxid, from the create response, is the fencing token.
+ * creation zxid, from the create response, is the fencing token. A lease or mutex
+ * node whose ephemeral owner is not the client's current session counts for
+ * nothing: the attempt deletes it and asks again.
  */
 final class LeaseAttempt extends AbstractNodeAttempt {
+
+	private static final Logger logger = LoggerFactory.getLogger(LeaseAttempt.class);
 
 	private static final String LOCK_PARENT = "locks";
 
@@ -48,6 +54,12 @@ final class LeaseAttempt extends AbstractNodeAttempt {
 	private final Watcher watcher = (event) -> readLeases();
 
 	private @Nullable QueueAttempt mutex;
+
+	// the node that holds the mutex, while it does
+	private volatile @Nullable LockNode mutexNode;
+
+	// set while a grant checks our lease's owner: a late lease read must not restart meanwhile
+	private volatile boolean granting;
 
 	private @Nullable String leasePath;
 
@@ -89,7 +101,7 @@ final class LeaseAttempt extends AbstractNodeAttempt {
 
 	private void takeMutex() {
 		QueueAttempt attempt = new QueueAttempt(this.parent, ZKPaths.makePath(this.path, LOCK_PARENT), QueueRule.MUTEX,
-				this.data, this.tryOnce, null);
+				this.data, this.tryOnce, null, 0);
 		this.lock.lock();
 		try {
 			if (this.abandoned) {
@@ -110,6 +122,7 @@ final class LeaseAttempt extends AbstractNodeAttempt {
 				attempt.removed().whenComplete((ignored, failure) -> settle(failure));
 			}
 			else {
+				this.mutexNode = node;
 				createLease();
 			}
 		});
@@ -182,14 +195,25 @@ final class LeaseAttempt extends AbstractNodeAttempt {
 		finally {
 			this.lock.unlock();
 		}
+		if (this.granting) {
+			return;
+		}
 		List<String> leases = event.getChildren();
 		if (!leases.contains(ZKPaths.getNodeFromPath(ours))) {
+			restart(ours);
+		}
+		else if (stat != null && !isCurrentSession(stat.getEphemeralOwner())) {
+			// still listed, but its session has ended for us: it counts for nothing, not even as our place
+			restart(ours);
+		}
+		else if (!holdsMutex()) {
+			// the mutex node went with an earlier session: another client may count the leases now
 			restart(ours);
 		}
 		else if (leases.size() <= this.permits) {
 			this.client.removeWatchers();
 			releaseMutex();
-			Nodes.resolve(this.client, ours, stat, this.result);
+			grant(ours, stat);
 		}
 		else if (this.tryOnce) {
 			this.result.complete(null);
@@ -200,25 +224,56 @@ final class LeaseAttempt extends AbstractNodeAttempt {
 		}
 	}
 
-	// Our lease went, most likely with its session: give the mutex back and queue again
+	/**
+	 * Hand out our lease, only when its ephemeral owner is the client's current
+	 * session: a lease found again by protected mode after a reconnect has no stat
+	 * and is read once here.
+	 */
+	private void grant(String lease, @Nullable Stat stat) {
+		this.granting = true;
+		CompletableFuture<LockNode> node = new CompletableFuture<>();
+		node.whenComplete((held, ex) -> {
+			if (ex != null) {
+				fail(asException(ex));
+			}
+			else if (!isCurrentSession(held.session())) {
+				this.granting = false;
+				restart(lease);
+			}
+			else {
+				this.result.complete(held);
+			}
+		});
+		Nodes.resolve(this.client, lease, stat, node);
+	}
+
+	// Our lease went, or is of an ended session: give the mutex back and queue again
 	private void restart(String lease) {
 		boolean again;
 		this.lock.lock();
 		try {
+			if (this.abandoned || this.result.isDone()) {
+				return;
+			}
 			this.leasePath = null;
+			this.leaseStat = null;
 			again = ++this.restarts <= MAX_RESTARTS;
 		}
 		finally {
 			this.lock.unlock();
 		}
+		logger.debug("Lease {} under {} vanished or is of an earlier session, or the mutex is; asking again",
+				lease, this.path);
 		this.client.removeWatchers();
+		// a lease of an ended session is gone or about to go; deleting it frees its permit at once
+		Nodes.delete(this.client, lease);
 		releaseMutex();
 		if (again) {
 			takeMutex();
 		}
 		else {
-			fail(new KeeperException.NoNodeException(
-					"Lease " + lease + " vanished while waiting, " + MAX_RESTARTS + " times; possibly a session loss"));
+			fail(new KeeperException.NoNodeException("Lease " + lease + " vanished or belonged to an ended session, "
+					+ MAX_RESTARTS + " times; possibly repeated session losses"));
 		}
 	}
 
@@ -244,7 +299,13 @@ final class LeaseAttempt extends AbstractNodeAttempt {
 		CompletableFuture.allOf(mutexGone, leaseGone).whenComplete((ignored, ex) -> settle(ex));
 	}
 
+	private boolean holdsMutex() {
+		LockNode node = this.mutexNode;
+		return node != null && isCurrentSession(node.session());
+	}
+
 	private void releaseMutex() {
+		this.mutexNode = null;
 		QueueAttempt held = this.mutex;
 		if (held != null) {
 			held.release();

@@ -154,10 +154,10 @@ final class LockEngine implements AutoCloseable {
 	NodeAttempt newAttempt(Acquisition.Target target, LockMode mode, int permits, byte @Nullable [] data,
 			boolean tryOnce) {
 		return switch (mode) {
-			case MUTEX -> new QueueAttempt(this.client, target.path(), QueueRule.MUTEX, data, tryOnce, null);
+			case MUTEX -> new QueueAttempt(this.client, target.path(), QueueRule.MUTEX, data, tryOnce, null, 0);
 			case READ -> new QueueAttempt(this.client, target.path(), QueueRule.READ, data, tryOnce,
-					target.fixedName());
-			case WRITE -> new QueueAttempt(this.client, target.path(), QueueRule.WRITE, data, tryOnce, null);
+					target.fixedName(), target.writerSession());
+			case WRITE -> new QueueAttempt(this.client, target.path(), QueueRule.WRITE, data, tryOnce, null, 0);
 			case SEMAPHORE -> new LeaseAttempt(this.client, target.path(), permits, data, tryOnce);
 		};
 	}

@@ -15,6 +15,8 @@ import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.zklock.LockException;
+
 /**
  * A {@link NodeAttempt} in a queue of ephemeral sequential nodes, ordered and
  * decided by a {@link QueueRule}: MUTEX, READ and WRITE. It creates a protected
@@ -43,6 +45,8 @@ final class QueueAttempt extends AbstractNodeAttempt {
 
 	private final @Nullable String fixedName;
 
+	private final long writerSession;
+
 	private final Watcher watcher = (event) -> readQueue();
 
 	private @Nullable String ourPath;
@@ -62,15 +66,17 @@ final class QueueAttempt extends AbstractNodeAttempt {
 	 * @param fixedName {@code null} for a sequential node in the queue; else the
 	 * name of a plain ephemeral node that holds as soon as it exists (a READ node of
 	 * the WRITE holder, sorted at its write node)
+	 * @param writerSession with a fixed name, the session of that write node; else 0
 	 */
 	QueueAttempt(CuratorFramework client, String path, QueueRule rule, byte @Nullable [] data, boolean tryOnce,
-			@Nullable String fixedName) {
+			@Nullable String fixedName, long writerSession) {
 		super(client);
 		this.path = path;
 		this.rule = rule;
 		this.data = data;
 		this.tryOnce = tryOnce;
 		this.fixedName = fixedName;
+		this.writerSession = writerSession;
 	}
 
 	@Override
@@ -203,10 +209,13 @@ final class QueueAttempt extends AbstractNodeAttempt {
 		}
 		boolean abandonedMeanwhile;
 		boolean firstReadPending;
+		String created = event.getName();
+		Stat stat = event.getStat();
+		boolean ownerKnown = stat != null && stat.getCzxid() != 0;
 		this.lock.lock();
 		try {
-			this.ourPath = event.getName();
-			this.ourStat = event.getStat();
+			this.ourPath = created;
+			this.ourStat = ownerKnown ? stat : null;
 			abandonedMeanwhile = this.abandoned;
 			firstReadPending = this.firstReadPending;
 		}
@@ -216,11 +225,56 @@ final class QueueAttempt extends AbstractNodeAttempt {
 		if (abandonedMeanwhile) {
 			release();
 		}
+		else if (!ownerKnown) {
+			readOwner(created);
+		}
 		else if (this.fixedName != null) {
 			held();
 		}
 		else if (!firstReadPending) {
 			readQueue();
+		}
+	}
+
+	/**
+	 * A node found again by protected mode after a connection loss comes without a
+	 * stat: read its owner before it counts as ours, even as a place in the queue.
+	 * Curator finds it only within the session that sent the create, but that
+	 * session may have ended since; the queue read that follows checks it.
+	 */
+	private void readOwner(String nodePath) {
+		try {
+			this.client.checkExists().inBackground((c, event) -> {
+				Stat stat = event.getStat();
+				boolean gone = Nodes.isOk(event) || event.getResultCode() == KeeperException.Code.NONODE.intValue();
+				if (stat == null && gone) {
+					requeue(ZKPaths.getNodeFromPath(nodePath), "vanished before its owner was read");
+					return;
+				}
+				if (stat == null) {
+					fail(Nodes.error(event));
+					return;
+				}
+				this.lock.lock();
+				try {
+					if (!nodePath.equals(this.ourPath)) {
+						return;
+					}
+					this.ourStat = stat;
+				}
+				finally {
+					this.lock.unlock();
+				}
+				if (this.fixedName != null) {
+					held();
+				}
+				else {
+					readQueue();
+				}
+			}).forPath(nodePath);
+		}
+		catch (Exception ex) {
+			fail(ex);
 		}
 	}
 
@@ -253,14 +307,19 @@ final class QueueAttempt extends AbstractNodeAttempt {
 		finally {
 			this.lock.unlock();
 		}
+		Stat stat = ourStat();
+		if (stat == null) {
+			// the owner of a node found again is being read, and the queue is read after it
+			return;
+		}
 		List<String> queue = this.rule.sort(event.getChildren());
 		int index = queue.indexOf(ourName);
 		if (index < 0) {
 			requeue(ourName, "vanished while waiting, with its session or deleted");
 			return;
 		}
-		Stat stat = ourStat();
-		if (stat != null && !isCurrentSession(stat.getEphemeralOwner())) {
+		if (!isCurrentSession(stat.getEphemeralOwner())) {
+			// still listed, as the server has not ended the old session yet: not ours, not even our place
 			requeue(ourName, "belongs to an earlier session");
 			return;
 		}
@@ -317,9 +376,15 @@ final class QueueAttempt extends AbstractNodeAttempt {
 			if (ex != null) {
 				fail(asException(ex));
 			}
-			else if (this.fixedName == null && !isCurrentSession(held.session())) {
-				// found again after a connection loss, but created by a session that has ended
+			else if (!isCurrentSession(held.session())) {
+				// the session ended between the queue read and now
 				requeue(ZKPaths.getNodeFromPath(nodePath), "belongs to an earlier session");
+			}
+			else if (this.fixedName != null && held.session() != this.writerSession) {
+				// the WRITE this READ sorts at went with an earlier session: it vouches for nothing now
+				fail(new LockException("Lock node " + ZKPaths.getNodeFromPath(nodePath) + " under " + this.path
+						+ " was to be a READ inside this thread's WRITE lock, but that WRITE lock was lost with its "
+						+ "ZooKeeper session meanwhile; release the WRITE lock and take the locks again"));
 			}
 			else {
 				this.result.complete(held);

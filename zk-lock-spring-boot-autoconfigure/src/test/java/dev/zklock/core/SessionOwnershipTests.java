@@ -9,16 +9,20 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
 import dev.zklock.annotation.LockMode;
+import dev.zklock.testsupport.ZooKeeperProxy;
 import dev.zklock.testsupport.ZooKeeperSessions;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -30,9 +34,13 @@ import static org.awaitility.Awaitility.await;
  * is granted the lock once the holder leaves: in every mode, blocking and
  * asynchronous, and for several keys. Each test first shows the state it guards
  * against: the waiter's node of the old session is gone after the expiry, so the
- * waiter no longer has a place in the queue.
+ * waiter no longer has a place in the queue; or, when only the client gave the
+ * session up and the server still keeps it, the old node is still listed after
+ * the reconnect, where it must count neither as held nor as the waiter's place.
  */
 class SessionOwnershipTests {
+
+	private static final Logger logger = LoggerFactory.getLogger(SessionOwnershipTests.class);
 
 	private static final Duration WAIT = Duration.ofSeconds(30);
 
@@ -106,6 +114,61 @@ class SessionOwnershipTests {
 		assertThat(owner(handle.nodePath())).isEqualTo(newSession);
 		handle.release().get(30, TimeUnit.SECONDS);
 		async.close();
+	}
+
+	@ParameterizedTest
+	@EnumSource(LockMode.class)
+	void aWaiterWhoseOldNodesAreStillListedAfterItsSessionEndedQueuesWithNodesOfTheNewSession(LockMode mode)
+			throws Exception {
+		LockHandle held = this.holder.acquire(request(blocker(mode), "42"));
+		try (ZooKeeperProxy proxy = ZooKeeperProxy.start("waiter", List.of(this.server.getPort()));
+				CuratorFramework client = ZooKeeperTestSupport.startClient(proxy.connectString());
+				CuratorLockManager manager = new CuratorLockManager(client, this.basePath, WAIT);
+				AsyncLockManager async = manager.async(null)) {
+			CompletableFuture<Void> lost = new CompletableFuture<>();
+			client.getConnectionStateListenable().addListener((c, state) -> {
+				if (state == ConnectionState.LOST) {
+					lost.complete(null);
+				}
+			});
+			CompletableFuture<AsyncLockHandle> acquisition = async.acquire(request(mode, "42"));
+			long oldSession = ZooKeeperSessions.sessionId(client);
+			// a SEMAPHORE waiter has its mutex node and its lease
+			int waiterNodes = (mode == LockMode.SEMAPHORE) ? 2 : 1;
+			await().atMost(WAIT).until(() -> nodesOf(oldSession).size() >= waiterNodes);
+			List<String> oldNodes = nodesOf(oldSession);
+			// the client gives its session up, as Curator does after a session timeout while suspended, and
+			// cannot reconnect yet; the server keeps the session
+			proxy.blackhole();
+			ZooKeeperSessions.expireOnClient(client);
+			lost.get(30, TimeUnit.SECONDS);
+			// control: the session is over for the client, yet its nodes are still listed, owned by it
+			assertThat(nodesOf(oldSession)).as("old-session nodes after the client gave the session up")
+				.containsExactlyInAnyOrderElementsOf(oldNodes);
+			// the server sees the old connection dropped, nothing it sent while closing; it keeps the session
+			proxy.reset();
+			proxy.pass();
+			await().atMost(WAIT).until(() -> client.getZookeeperClient().isConnected()
+					&& ZooKeeperSessions.sessionId(client) != oldSession);
+			long reconnectedAt = System.nanoTime();
+			long newSession = ZooKeeperSessions.sessionId(client);
+			// while the holder still holds, the waiter gives them up and queues with nodes of the new session, long
+			// before the server would end the old session (15 s after its last traffic) and take them away itself
+			await().atMost(Duration.ofSeconds(5))
+				.until(() -> nodesOf(oldSession).isEmpty() && nodesOf(newSession).size() >= waiterNodes);
+			long requeuedAt = System.nanoTime();
+			assertThat(acquisition).isNotDone();
+			held.close();
+			AsyncLockHandle handle = acquisition.get(30, TimeUnit.SECONDS);
+			assertThat(handle.isHeld()).isTrue();
+			assertThat(owner(handle.nodePath())).isEqualTo(newSession);
+			assertThat(oldNodes).doesNotContain(handle.nodePath());
+			handle.release().get(30, TimeUnit.SECONDS);
+			assertThat(ZooKeeperTestSupport.ephemeralNodes(this.holderClient, this.basePath)).isEmpty();
+			logger.info("Expiry while waiting, old session kept by the server, {}: {} old node(s) listed after the "
+					+ "session was given up; queued again with the new session {} ms after the reconnect", mode,
+					oldNodes.size(), TimeUnit.NANOSECONDS.toMillis(requeuedAt - reconnectedAt));
+		}
 	}
 
 	@Test

@@ -11,6 +11,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,6 +49,9 @@ public final class ZooKeeperProxy implements AutoCloseable {
 
 	private static final int DELETE = 2;
 
+	// create, create2, createContainer, createTTL
+	private static final Set<Integer> CREATES = Set.of(1, 15, 19, 21);
+
 	private final String name;
 
 	private final List<Listener> listeners = new ArrayList<>();
@@ -63,6 +67,8 @@ public final class ZooKeeperProxy implements AutoCloseable {
 	private final AtomicInteger connections = new AtomicInteger();
 
 	private final AtomicReference<DeleteTrap> trap = new AtomicReference<>();
+
+	private final AtomicReference<CreateTrap> createTrap = new AtomicReference<>();
 
 	private volatile boolean blackholed;
 
@@ -197,6 +203,25 @@ public final class ZooKeeperProxy implements AutoCloseable {
 	public CompletableFuture<Long> resetOnNextDelete(boolean afterExecution) {
 		DeleteTrap next = new DeleteTrap(afterExecution);
 		DeleteTrap previous = this.trap.getAndSet(next);
+		if (previous != null) {
+			previous.fired.cancel(false);
+		}
+		return next.fired;
+	}
+
+	/**
+	 * Blackhole all traffic as the client's next {@code create} of a path that
+	 * contains {@code pathPart} goes through: the server executes it, but its reply,
+	 * and everything after it, is held back until {@link #pass()}. The client so
+	 * sent a create whose response it has not seen, as when a connection fails
+	 * mid-request.
+	 * @param pathPart a part of the path to create
+	 * @return completes with {@link System#nanoTime()} once the create was let
+	 * through and the proxy blackholes
+	 */
+	public CompletableFuture<Long> blackholeAfterNextCreate(String pathPart) {
+		CreateTrap next = new CreateTrap(pathPart);
+		CreateTrap previous = this.createTrap.getAndSet(next);
 		if (previous != null) {
 			previous.fired.cancel(false);
 		}
@@ -365,9 +390,14 @@ public final class ZooKeeperProxy implements AutoCloseable {
 					if (index > 0 && packet.length >= 8 && readInt(packet, 4) == DELETE && springTrap(packet)) {
 						return;
 					}
+					CreateTrap created = (index > 0 && packet.length >= 12 && CREATES.contains(readInt(packet, 4)))
+							? springCreateTrap(packet) : null;
 					out.writeInt(packet.length);
 					out.write(packet);
 					out.flush();
+					if (created != null) {
+						created.fired.complete(System.nanoTime());
+					}
 				}
 			}
 			catch (IOException ex) {
@@ -441,6 +471,26 @@ public final class ZooKeeperProxy implements AutoCloseable {
 			return false;
 		}
 
+		// the trap to report once the create is sent on; blackholes first, so no reply can slip through
+		private CreateTrap springCreateTrap(byte[] request) {
+			CreateTrap armed = ZooKeeperProxy.this.createTrap.get();
+			if (armed == null) {
+				return null;
+			}
+			int length = readInt(request, 8);
+			if (length < 0 || 12 + length > request.length) {
+				return null;
+			}
+			String path = new String(request, 12, length, StandardCharsets.UTF_8);
+			if (!path.contains(armed.pathPart) || !ZooKeeperProxy.this.createTrap.compareAndSet(armed, null)) {
+				return null;
+			}
+			synchronized (ZooKeeperProxy.this.replyLock) {
+				ZooKeeperProxy.this.blackholed = true;
+			}
+			return armed;
+		}
+
 		private byte[] readPacket(DataInputStream in) throws IOException {
 			int length;
 			try {
@@ -495,6 +545,18 @@ public final class ZooKeeperProxy implements AutoCloseable {
 					// closing anyway
 				}
 			}
+		}
+
+	}
+
+	private static final class CreateTrap {
+
+		private final String pathPart;
+
+		private final CompletableFuture<Long> fired = new CompletableFuture<>();
+
+		CreateTrap(String pathPart) {
+			this.pathPart = pathPart;
 		}
 
 	}
