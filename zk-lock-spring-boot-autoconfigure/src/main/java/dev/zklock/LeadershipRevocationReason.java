@@ -33,13 +33,19 @@ public enum LeadershipRevocationReason {
 
 	/**
 	 * The client reconnected with a new session, or the leader's node was found to
-	 * belong to an ended session.
+	 * belong to an ended session, without Curator reporting the session
+	 * {@code LOST} first. Curator reports {@code LOST} before a new session, so an
+	 * expired session is normally revoked as {@link #CONNECTION_SUSPENDED} (under the
+	 * {@code SUSPENDED} policy) or {@link #CONNECTION_LOST}; this reason is a safety
+	 * net.
 	 */
 	SESSION_EXPIRED,
 
 	/**
 	 * The leader's node was deleted while its session lived on, for example by an
-	 * operator.
+	 * operator: the leader watches its node, so it learns this within a round trip.
+	 * Also when the node is found gone after a reconnection with the same session or
+	 * after a pause.
 	 */
 	NODE_DELETED
 

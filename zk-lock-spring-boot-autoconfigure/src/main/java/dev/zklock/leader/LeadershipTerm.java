@@ -84,6 +84,15 @@ final class LeadershipTerm implements LockContext {
 		return true;
 	}
 
+	/**
+	 * Whether the term has ended; unlike {@link #isHeld()}, not while it is only in
+	 * doubt.
+	 * @return whether it ended
+	 */
+	boolean isEnded() {
+		return this.endReason != null;
+	}
+
 	@Override
 	public String name() {
 		return this.role;

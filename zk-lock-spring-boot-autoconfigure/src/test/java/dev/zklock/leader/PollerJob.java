@@ -6,6 +6,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.zklock.FencingToken;
 import dev.zklock.LockContext;
 import dev.zklock.annotation.Leader;
@@ -24,6 +26,8 @@ public class PollerJob {
 
 	private volatile CountDownLatch release = new CountDownLatch(0);
 
+	private volatile @Nullable LockContext running;
+
 	// accessors, as the bean is a proxy whose own fields are empty
 	public List<Run> runs() {
 		return this.runs;
@@ -31,6 +35,11 @@ public class PollerJob {
 
 	public CountDownLatch started() {
 		return this.started;
+	}
+
+	// the context of the pollSlowly() call under way, as the method itself sees it
+	public @Nullable LockContext running() {
+		return this.running;
 	}
 
 	public CountDownLatch holdRuns() {
@@ -48,6 +57,7 @@ public class PollerJob {
 	@Leader(ROLE)
 	public void pollSlowly() throws InterruptedException {
 		LockContext context = LockContext.current();
+		this.running = context;
 		this.started.countDown();
 		boolean interrupted = false;
 		try {

@@ -38,8 +38,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@link ShutdownDrainApplication}s in JVMs of their own on one real ZooKeeper
  * server. Whatever runs the job (an HTTP request under graceful shutdown,
  * {@code @Scheduled}, {@code @Async}, a {@code CompletableFuture} completed on
- * Boot's executor or on the application's own thread, a restart of the context in
- * the same JVM, virtual threads) and however the executors await termination,
+ * Boot's executor or on the application's own thread, a {@code Mono} on Reactor's
+ * {@code boundedElastic} scheduler, a restart of the context in the same JVM,
+ * virtual threads) and however the executors await termination,
  * the probe gets the lock only after the job has ended. When the job outlasts the
  * drain, its hold is given up with reason {@code SHUTDOWN}, announced before the
  * client closes and before the probe gets it. The control, without the drain,
@@ -127,6 +128,14 @@ class GracefulShutdownTests {
 	void completableFutureCompletedOnTheApplicationsOwnThread() throws Exception {
 		Run run = run("future-own", List.of("--work=future-own"), null);
 		assertDrained(run);
+		assertThat(run.line("RESULT ")).endsWith(" ok");
+	}
+
+	@Test
+	void monoWhoseWorkRunsOnAReactiveScheduler() throws Exception {
+		Run run = run("mono", List.of("--work=mono"), null);
+		assertDrained(run);
+		assertThat(run.line("START ")).contains("boundedElastic");
 		assertThat(run.line("RESULT ")).endsWith(" ok");
 	}
 

@@ -12,6 +12,8 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.curator.framework.CuratorFramework;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -50,11 +52,12 @@ import dev.zklock.core.LockManager;
 import dev.zklock.testsupport.ParentWatchdog;
 
 /**
- * A Spring Boot application for {@link ShutdownDrainTests}, in one of two roles.
+ * A Spring Boot application for {@link GracefulShutdownTests}, in one of two roles.
  * As the <em>worker</em> ({@code --work=...}) it runs one locked job, of the kind
  * named (an HTTP request, {@code @Scheduled}, {@code @Async}, a
  * {@code CompletableFuture} completed on Boot's executor or on a thread of its
- * own, or {@code @Async} across a restart of the context in the same JVM), and
+ * own, a {@code Mono} whose work runs on Reactor's {@code boundedElastic}
+ * scheduler, or {@code @Async} across a restart of the context in the same JVM), and
  * prints what happens with wall-clock microseconds: {@code START}, {@code END},
  * {@code LOST}, {@code HELD_FALSE}, {@code INTERRUPTED}, {@code RESULT} and
  * {@code CLIENT_CLOSING}. As the <em>probe</em> ({@code --probe}) it tries the same
@@ -174,6 +177,7 @@ public class ShutdownDrainApplication {
 				case "future-boot" -> report(jobs.runOnExecutor(event.getApplicationContext().getBean(
 						"applicationTaskExecutor", TaskExecutor.class)));
 				case "future-own" -> report(jobs.runOnOwnThread());
+				case "mono" -> report(jobs.runReactive().toFuture());
 				default -> throw new IllegalArgumentException("Unknown --work=" + work);
 			}
 		}
@@ -236,6 +240,18 @@ public class ShutdownDrainApplication {
 			}, "own-worker");
 			thread.start();
 			return result;
+		}
+
+		// the lock is in the Reactor context; the work runs on Reactor's boundedElastic scheduler
+		@DistributedLock(name = LOCK, key = "'" + KEY + "'", timeout = "30s")
+		public Mono<String> runReactive() {
+			return Mono.deferContextual((reactorContext) -> {
+				LockContext context = reactorContext.get(LockContext.class);
+				return Mono.fromCallable(() -> {
+					work(context);
+					return "done";
+				}).subscribeOn(Schedulers.boundedElastic());
+			});
 		}
 
 		void work() {
