@@ -22,7 +22,9 @@ import dev.zklock.LockLossReason;
  * still held after it is given up: lost with
  * {@link dev.zklock.LockLossReason#SHUTDOWN}, announced to the loss listeners, and
  * its node deleted, in that order, so that a lock never passes to another process
- * unannounced and the next waiter need not wait for this session to end.
+ * unannounced and the next waiter need not wait for this session to end. A lock
+ * kept for its {@code minHold} after its work finished is neither waited for nor
+ * given up: it ends at its time, or with the session when the client closes.
  */
 final class ShutdownDrain {
 
@@ -54,12 +56,18 @@ final class ShutdownDrain {
 	int drain(Duration timeout) {
 		begin();
 		LockRegistry registry = this.engine.registry();
-		if (await(registry.whenSettled(), timeout)) {
+		boolean settled = await(registry.whenSettled(), timeout);
+		logKept(registry);
+		if (settled) {
 			return 0;
 		}
 		List<CompletableFuture<Void>> deletions = new ArrayList<>();
 		int givenUp = 0;
 		for (LockRegistry.Entry entry : registry.entries(LockRegistry.Entry.OWNED)) {
+			if (entry.isLingering()) {
+				// its work is done: kept for its minHold, it ends at its time or with the session
+				continue;
+			}
 			deletions.add(this.engine.takeAway(entry, LockLossReason.SHUTDOWN));
 			givenUp++;
 		}
@@ -73,6 +81,14 @@ final class ShutdownDrain {
 					DELETE_WAIT);
 		}
 		return givenUp;
+	}
+
+	private static void logKept(LockRegistry registry) {
+		long kept = registry.entries(LockRegistry.Entry.OWNED).stream().filter(LockRegistry.Entry::isLingering).count();
+		if (kept > 0) {
+			logger.info("{} lock(s) whose work has finished stay held for their minHold until it passes or the "
+					+ "ZooKeeper session closes, whichever comes first", kept);
+		}
 	}
 
 	// Whether the future completed in time; an interrupt ends the wait and is kept
