@@ -369,8 +369,11 @@ final class LockEngine implements AutoCloseable {
 	 */
 	void checkHoldBounds(LockRequest request) {
 		Duration minHold = request.minHold();
+		if (minHold == null) {
+			return;
+		}
 		Duration cap = this.defaultMaxHold;
-		if (minHold != null && request.maxHold() == null && cap != null && minHold.compareTo(cap) > 0) {
+		if (request.maxHold() == null && cap != null && minHold.compareTo(cap) > 0) {
 			throw new IllegalArgumentException("Lock '" + request.name() + "' minHold " + minHold
 					+ " is longer than zk-lock.max-hold " + cap + ", which caps it: the lock would be taken away "
 					+ "before it may be released; lower minHold, or give the request a maxHold of its own");

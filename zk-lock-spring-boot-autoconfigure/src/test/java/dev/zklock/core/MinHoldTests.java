@@ -88,7 +88,8 @@ class MinHoldTests extends AbstractZooKeeperTests {
 		assertThat(ephemeralNodes()).isEmpty();
 		assertThat(this.losses).isEmpty();
 		System.out.printf("MIN HOLD %s: minHold %d ms, close returned in %.2f ms, the next instance held the lock "
-				+ "%.1f ms after the grant%n", mode, MIN_HOLD.toMillis(), closeNanos / 1e6, takenAfter / 1e6);
+				+ "%.1f ms after the holder's acquire call began%n", mode, MIN_HOLD.toMillis(), closeNanos / 1e6,
+				takenAfter / 1e6);
 	}
 
 	@Test
