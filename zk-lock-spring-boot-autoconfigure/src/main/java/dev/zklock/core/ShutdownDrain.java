@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,6 +37,9 @@ final class ShutdownDrain {
 	private static final Set<LockState> LOST = EnumSet.of(LockState.LOST);
 
 	private final LockEngine engine;
+
+	// a manager and its asynchronous view drain one engine: the kept locks are logged once
+	private final AtomicBoolean keptLogged = new AtomicBoolean();
 
 	ShutdownDrain(LockEngine engine) {
 		this.engine = engine;
@@ -83,9 +87,9 @@ final class ShutdownDrain {
 		return givenUp;
 	}
 
-	private static void logKept(LockRegistry registry) {
+	private void logKept(LockRegistry registry) {
 		long kept = registry.entries(LockRegistry.Entry.OWNED).stream().filter(LockRegistry.Entry::isLingering).count();
-		if (kept > 0) {
+		if (kept > 0 && this.keptLogged.compareAndSet(false, true)) {
 			logger.info("{} lock(s) whose work has finished stay held for their minHold until it passes or the "
 					+ "ZooKeeper session closes, whichever comes first", kept);
 		}
