@@ -10,8 +10,8 @@ import org.jspecify.annotations.Nullable;
 import dev.zklock.annotation.LockMode;
 
 /**
- * What to lock: a static name, zero or more keys, a mode, a number of permits and
- * an optional timeout. Several keys are locked together, all or nothing. No keys
+ * What to lock: a static name, zero or more keys, a mode, a number of permits, an
+ * optional timeout and optional bounds on the hold. Several keys are locked together, all or nothing. No keys
  * means one lock for the whole name. Instances are immutable.
  *
  * @param name the static lock name, used in paths and metrics
@@ -23,9 +23,12 @@ import dev.zklock.annotation.LockMode;
  * @param maxHold the longest hold: after it the lock is taken away (its node
  * deleted) and the hold is lost with {@link LockLossReason#MAX_HOLD_EXCEEDED};
  * {@code null} for the configured default ({@code zk-lock.max-hold}, unset: no cap)
+ * @param minHold the shortest hold: a release that comes sooner returns at once,
+ * but the lock stays held until this much time has passed since the grant, on this
+ * process's monotonic clock; {@code null} for none
  */
 public record LockRequest(String name, List<String> keys, LockMode mode, int permits, @Nullable Duration timeout,
-		@Nullable Duration maxHold) {
+		@Nullable Duration maxHold, @Nullable Duration minHold) {
 
 	/**
 	 * Validate and copy the components.
@@ -51,6 +54,29 @@ public record LockRequest(String name, List<String> keys, LockMode mode, int per
 		if (maxHold != null && (maxHold.isNegative() || maxHold.isZero())) {
 			throw new IllegalArgumentException("Lock '" + name + "' maxHold must be positive, got " + maxHold);
 		}
+		if (minHold != null && minHold.isNegative()) {
+			throw new IllegalArgumentException("Lock '" + name + "' minHold must not be negative, got " + minHold
+					+ "; leave it unset for none");
+		}
+		if (minHold != null && maxHold != null && minHold.compareTo(maxHold) > 0) {
+			throw new IllegalArgumentException("Lock '" + name + "' minHold " + minHold + " is longer than its maxHold "
+					+ maxHold + ": the lock would be taken away before it may be released; lower minHold or raise "
+					+ "maxHold");
+		}
+	}
+
+	/**
+	 * Create a request without a shortest hold.
+	 * @param name the static lock name
+	 * @param keys the keys to lock together
+	 * @param mode how the lock is shared
+	 * @param permits the number of holders allowed in SEMAPHORE mode
+	 * @param timeout the longest wait, or {@code null} for the configured default
+	 * @param maxHold the longest hold, or {@code null} for the configured default
+	 */
+	public LockRequest(String name, List<String> keys, LockMode mode, int permits, @Nullable Duration timeout,
+			@Nullable Duration maxHold) {
+		this(name, keys, mode, permits, timeout, maxHold, null);
 	}
 
 	/**
@@ -62,7 +88,7 @@ public record LockRequest(String name, List<String> keys, LockMode mode, int per
 	 * @param timeout the longest wait, or {@code null} for the configured default
 	 */
 	public LockRequest(String name, List<String> keys, LockMode mode, int permits, @Nullable Duration timeout) {
-		this(name, keys, mode, permits, timeout, null);
+		this(name, keys, mode, permits, timeout, null, null);
 	}
 
 	/**
@@ -81,7 +107,7 @@ public record LockRequest(String name, List<String> keys, LockMode mode, int per
 	 * @return a new request
 	 */
 	public LockRequest withTimeout(Duration timeout) {
-		return new LockRequest(this.name, this.keys, this.mode, this.permits, timeout, this.maxHold);
+		return new LockRequest(this.name, this.keys, this.mode, this.permits, timeout, this.maxHold, this.minHold);
 	}
 
 	/**
@@ -100,6 +126,8 @@ public record LockRequest(String name, List<String> keys, LockMode mode, int per
 		private @Nullable Duration timeout;
 
 		private @Nullable Duration maxHold;
+
+		private @Nullable Duration minHold;
 
 		private Builder(String name) {
 			this.name = name;
@@ -156,10 +184,6 @@ public record LockRequest(String name, List<String> keys, LockMode mode, int per
 		}
 
 		/**
-		 * Build the request.
-		 * @return the request
-		 */
-		/**
 		 * Cap how long the lock may be held: after {@code maxHold} it is taken away
 		 * (its node deleted, so the next waiter gets it) and the hold is lost with
 		 * {@link LockLossReason#MAX_HOLD_EXCEEDED}. The work itself goes on unless it is
@@ -174,8 +198,28 @@ public record LockRequest(String name, List<String> keys, LockMode mode, int per
 			return this;
 		}
 
+		/**
+		 * Keep the lock at least this long after the grant: when the work releases it
+		 * sooner, the release returns at once and the lock stays held (its node kept)
+		 * until {@code minHold} has passed since the grant, measured on this process's
+		 * monotonic clock, so that a job fired a little later on another instance
+		 * finds it taken. The hold ends with the session at the latest.
+		 * @param minHold the shortest hold, not negative and not longer than the
+		 * {@link #maxHold(Duration) maxHold}
+		 * @return this builder
+		 */
+		public Builder minHold(Duration minHold) {
+			this.minHold = minHold;
+			return this;
+		}
+
+		/**
+		 * Build the request.
+		 * @return the request
+		 */
 		public LockRequest build() {
-			return new LockRequest(this.name, this.keys, this.mode, this.permits, this.timeout, this.maxHold);
+			return new LockRequest(this.name, this.keys, this.mode, this.permits, this.timeout, this.maxHold,
+					this.minHold);
 		}
 
 	}

@@ -155,14 +155,16 @@ public class LocksEndpoint {
 	 * {@code null} while waiting
 	 * @param state {@code HELD}, {@code WAITING}, {@code IN_DOUBT} (the connection
 	 * is suspended), {@code LOST} or {@code RELEASING}
+	 * @param methodFinished whether the method (or work) that took the lock has
+	 * finished while the lock stays held for its {@code minHold}
 	 */
 	public record LockDescriptor(String name, @Nullable String key, String path, String mode, String thread, long threadId,
-			Instant since, @Nullable Long fencingToken, String state) {
+			Instant since, @Nullable Long fencingToken, String state, boolean methodFinished) {
 
 		static LockDescriptor of(LockInfo info) {
 			return new LockDescriptor(info.name(), info.key(), info.path(), info.mode().name(), info.threadName(),
 					info.threadId(), info.since(), (info.fencingToken() != 0) ? info.fencingToken() : null,
-					info.state().name());
+					info.state().name(), info.methodFinished());
 		}
 
 	}

@@ -62,10 +62,24 @@ public @interface DistributedLock {
 	 * {@link dev.zklock.LockLostEvent} is published and {@code interrupt-on-loss}
 	 * applies. The method goes on unless interrupted, so fence its writes. Empty means
 	 * {@code zk-lock.max-hold} (unset: no cap). It must not be shorter than the
-	 * {@link #timeout()}.
+	 * {@link #timeout()}, nor than one tick of zk-lock's clock
+	 * ({@code zk-lock.pause-detection.tick}).
 	 * @return the cap
 	 */
 	String maxHold() default "";
+
+	/**
+	 * Shortest hold: {@code "30s"}, {@code "900ms"} or a {@code ${placeholder}}. When
+	 * the method returns sooner, the lock stays held (its node kept) until this much
+	 * time has passed since the grant, so that the same job fired a little later on
+	 * another instance finds it taken and skips. Measured on this process's own
+	 * monotonic clock; no clock of another machine is compared, so clock skew does
+	 * not matter. The hold still ends with the ZooKeeper session (a crash, or the
+	 * client closing at shutdown). Empty or {@code "0"} means none. It must not be
+	 * longer than {@link #maxHold()} (or {@code zk-lock.max-hold}).
+	 * @return the shortest hold
+	 */
+	String minHold() default "";
 
 	/**
 	 * What to do when the lock is not acquired in time and no

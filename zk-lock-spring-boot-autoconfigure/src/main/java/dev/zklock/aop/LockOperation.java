@@ -52,6 +52,8 @@ public final class LockOperation {
 
 	private final @Nullable Duration maxHold;
 
+	private final @Nullable Duration minHold;
+
 	private final OnTimeout onTimeout;
 
 	private final @Nullable FallbackMethod fallback;
@@ -63,7 +65,7 @@ public final class LockOperation {
 	private final @Nullable AsyncReturnType asyncReturnType;
 
 	LockOperation(Method method, Class<?> targetClass, String description, String name, LockMode mode, int permits,
-			@Nullable Duration timeout, @Nullable Duration maxHold, String keyExpressionString,
+			@Nullable Duration timeout, @Nullable Duration maxHold, @Nullable Duration minHold, String keyExpressionString,
 			@Nullable Expression keyExpression, LockKeyEvaluator keyEvaluator, OnTimeout onTimeout,
 			@Nullable FallbackMethod fallback, @Nullable Supplier<Object> skipValue, int fencingTokenParameter) {
 		this.method = method;
@@ -74,6 +76,7 @@ public final class LockOperation {
 		this.permits = permits;
 		this.timeout = timeout;
 		this.maxHold = maxHold;
+		this.minHold = minHold;
 		this.keyExpressionString = keyExpressionString;
 		this.keyExpression = keyExpression;
 		this.keyEvaluator = keyEvaluator;
@@ -142,6 +145,22 @@ public final class LockOperation {
 	}
 
 	/**
+	 * The longest hold, or {@code null} for {@code zk-lock.max-hold}.
+	 * @return the cap
+	 */
+	public @Nullable Duration getMaxHold() {
+		return this.maxHold;
+	}
+
+	/**
+	 * The shortest hold, or {@code null} for none.
+	 * @return the shortest hold
+	 */
+	public @Nullable Duration getMinHold() {
+		return this.minHold;
+	}
+
+	/**
 	 * The key expression; empty for one lock per method.
 	 * @return the key expression
 	 */
@@ -182,7 +201,8 @@ public final class LockOperation {
 	 * @throws LockKeyException when the key is null, blank or cannot be evaluated
 	 */
 	public LockRequest createRequest(@Nullable Object[] args, @Nullable Object target) {
-		return new LockRequest(this.name, keys(args, target), this.mode, this.permits, this.timeout, this.maxHold);
+		return new LockRequest(this.name, keys(args, target), this.mode, this.permits, this.timeout, this.maxHold,
+				this.minHold);
 	}
 
 	private List<String> keys(@Nullable Object[] args, @Nullable Object target) {

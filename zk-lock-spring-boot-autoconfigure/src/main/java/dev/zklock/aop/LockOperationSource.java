@@ -51,6 +51,8 @@ public class LockOperationSource {
 
 	private final LockKeyEvaluator keyEvaluator;
 
+	private final HoldBounds holdBounds;
+
 	/**
 	 * Create a new source.
 	 * @param propertyResolver resolves {@code ${...}} placeholders in timeouts
@@ -60,6 +62,7 @@ public class LockOperationSource {
 	public LockOperationSource(PropertyResolver propertyResolver, @Nullable BeanFactory beanFactory) {
 		this.propertyResolver = propertyResolver;
 		this.keyEvaluator = new LockKeyEvaluator(beanFactory);
+		this.holdBounds = new HoldBounds(propertyResolver);
 	}
 
 	/**
@@ -121,6 +124,7 @@ public class LockOperationSource {
 		int fencingTokenParameter = findFencingTokenParameter(method, problems);
 		Duration timeout = parseTimeout(annotation.timeout(), problems);
 		Duration maxHold = parseMaxHold(annotation.maxHold(), timeout, problems);
+		Duration minHold = parseMinHold(annotation.minHold(), annotation.maxHold(), maxHold, problems);
 		String keyExpressionString = annotation.key().trim();
 		Expression keyExpression = parseKey(method, userClass, keyExpressionString, problems);
 		FallbackMethod fallback = resolveFallback(method, userClass, annotation.fallbackMethod().trim(), problems);
@@ -134,7 +138,7 @@ public class LockOperationSource {
 		}
 		String name = StringUtils.hasText(annotation.name()) ? annotation.name().trim() : defaultName(method, userClass);
 		return new LockOperation(method, userClass, description, name, annotation.mode(), annotation.permits(), timeout,
-				maxHold, keyExpressionString, keyExpression, this.keyEvaluator, annotation.onTimeout(), fallback, skipValue,
+				maxHold, minHold, keyExpressionString, keyExpression, this.keyEvaluator, annotation.onTimeout(), fallback, skipValue,
 				fencingTokenParameter);
 	}
 
@@ -209,7 +213,44 @@ public class LockOperationSource {
 					+ "for the lock than anyone may hold it; raise maxHold or lower the timeout");
 			return null;
 		}
+		Duration tick = this.holdBounds.tick();
+		if (maxHold != null && maxHold.compareTo(tick) < 0) {
+			problems.add("maxHold \"" + value + "\" is " + maxHold.toMillis() + " ms, less than one tick of zk-lock's "
+					+ "clock (" + HoldBounds.TICK_PROPERTY + " = " + tick + "): zk-lock notices that this process "
+					+ "runs once per tick, so it cannot tell such a hold from a pause, and a bare number means "
+					+ "milliseconds; give the cap with its unit, such as \"30s\"");
+			return null;
+		}
 		return maxHold;
+	}
+
+	private @Nullable Duration parseMinHold(String value, String maxHoldValue, @Nullable Duration maxHold,
+			List<String> problems) {
+		Duration minHold;
+		try {
+			minHold = LockTimeouts.parseMinHold(value, this.propertyResolver);
+		}
+		catch (IllegalArgumentException ex) {
+			problems.add("minHold \"" + value + "\": " + ex.getMessage());
+			return null;
+		}
+		if (minHold == null) {
+			return null;
+		}
+		if (maxHold != null && minHold.compareTo(maxHold) > 0) {
+			problems.add("minHold \"" + value + "\" is longer than maxHold \"" + maxHoldValue + "\": the lock would be "
+					+ "taken away before it may be released; lower minHold or raise maxHold");
+			return null;
+		}
+		Duration defaultMaxHold = this.holdBounds.defaultMaxHold();
+		if (maxHold == null && maxHoldValue.isBlank() && defaultMaxHold != null
+				&& minHold.compareTo(defaultMaxHold) > 0) {
+			problems.add("minHold \"" + value + "\" is longer than " + HoldBounds.MAX_HOLD_PROPERTY + " ("
+					+ defaultMaxHold + "), which caps this method's hold: the lock would be taken away before it may "
+					+ "be released; lower minHold, or give the method a maxHold of its own at least as long");
+			return null;
+		}
+		return minHold;
 	}
 
 	private @Nullable Duration parseTimeout(String value, List<String> problems) {

@@ -8,7 +8,7 @@ import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.env.PropertyResolver;
 
 /**
- * Parses the {@code timeout} and {@code maxHold} attributes of
+ * Parses the {@code timeout}, {@code maxHold} and {@code minHold} attributes of
  * {@link dev.zklock.annotation.DistributedLock}.
  */
 final class LockTimeouts {
@@ -45,6 +45,22 @@ final class LockTimeouts {
 					+ "\"10m\", or leave it empty for the configured default");
 		}
 		return hold;
+	}
+
+	/**
+	 * Resolve placeholders and parse the shortest hold.
+	 * @param value the attribute value
+	 * @param resolver resolves {@code ${...}} placeholders
+	 * @return the shortest hold, or {@code null} for none (empty or zero)
+	 * @throws IllegalArgumentException with a description of the problem
+	 */
+	static @Nullable Duration parseMinHold(String value, PropertyResolver resolver) {
+		Duration hold = parse(value, resolver, "\"30s\", \"900ms\" or \"PT1M\"");
+		if (hold != null && hold.isNegative()) {
+			throw new IllegalArgumentException("'" + value.trim() + "' is negative; give the shortest hold, such as "
+					+ "\"30s\", or leave it empty for none");
+		}
+		return (hold != null && !hold.isZero()) ? hold : null;
 	}
 
 	private static @Nullable Duration parse(String value, PropertyResolver resolver, String examples) {

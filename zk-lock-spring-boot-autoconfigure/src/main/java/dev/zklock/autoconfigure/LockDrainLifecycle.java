@@ -134,7 +134,10 @@ final class LockDrainLifecycle implements SmartLifecycle, ApplicationListener<Co
 		int held = 0;
 		for (LockRegistry registry : LockRegistry.distinct((manager != null) ? manager.getRegistry() : null,
 				(async != null) ? async.getRegistry() : null)) {
-			held += (int) registry.snapshot().stream().filter((lock) -> lock.state() != LockState.RELEASING).count();
+			held += (int) registry.snapshot()
+				.stream()
+				.filter((lock) -> lock.state() != LockState.RELEASING && !lock.methodFinished())
+				.count();
 		}
 		return held;
 	}

@@ -78,7 +78,8 @@ public class ZkLockProperties implements InitializingBean {
 	/**
 	 * Longest hold of a lock whose request or annotation sets no maxHold. A lock held
 	 * longer is taken away: its node is deleted so that the lock passes on, and the
-	 * hold is lost with reason MAX_HOLD_EXCEEDED. When not set, holds are not capped.
+	 * hold is lost with reason MAX_HOLD_EXCEEDED. When not set, holds are not capped. A
+	 * minHold without a maxHold of its own must not be longer.
 	 */
 	private @Nullable Duration maxHold;
 
@@ -412,7 +413,8 @@ public class ZkLockProperties implements InitializingBean {
 		private boolean enabled = true;
 
 		/**
-		 * How often the pause detector's ticker records that the process runs.
+		 * How often the pause detector's ticker records that the process runs. Also the
+		 * shortest maxHold a @DistributedLock may declare.
 		 */
 		private Duration tick = Duration.ofMillis(10);
 

@@ -2,8 +2,10 @@ package dev.zklock.core;
 
 import org.jspecify.annotations.Nullable;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 
 import dev.zklock.LockContext;
 import dev.zklock.LockLossReason;
@@ -153,6 +155,28 @@ abstract class AbstractLockContext implements LockContext {
 	 */
 	final List<Hold> holds() {
 		return this.holds;
+	}
+
+	/**
+	 * After the release: completes once every key kept for its {@code minHold} is no
+	 * longer held.
+	 * @return the future, or {@code null} when no key lingers
+	 */
+	final @Nullable CompletableFuture<Void> lingering() {
+		List<CompletableFuture<Void>> ends = null;
+		for (Hold hold : this.holds) {
+			MinHold minHold = hold.entry().minHold();
+			if (minHold != null && minHold.isLingering()) {
+				if (ends == null) {
+					ends = new ArrayList<>(this.holds.size());
+				}
+				ends.add(minHold.ended());
+			}
+		}
+		if (ends == null) {
+			return null;
+		}
+		return (ends.size() == 1) ? ends.get(0) : CompletableFuture.allOf(ends.toArray(new CompletableFuture<?>[0]));
 	}
 
 	/**

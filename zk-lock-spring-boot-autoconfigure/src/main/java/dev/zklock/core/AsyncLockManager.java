@@ -199,8 +199,9 @@ public class AsyncLockManager implements AutoCloseable {
 		try {
 			this.engine.checkStarted(request.name());
 			this.engine.checkTakingLocks(request.name());
+			this.engine.checkHoldBounds(request);
 		}
-		catch (LockException ex) {
+		catch (LockException | IllegalArgumentException ex) {
 			instrumentation.failed(ex);
 			return CompletableFuture.failedFuture(ex);
 		}
@@ -250,6 +251,7 @@ public class AsyncLockManager implements AutoCloseable {
 				return;
 			}
 			this.engine.capHolds(holds, request.maxHold());
+			this.engine.holdAtLeast(holds, request.minHold());
 			// reported before the caller can release it
 			instrumentation.acquired(handle);
 			if (!result.complete(handle)) {
@@ -259,9 +261,16 @@ public class AsyncLockManager implements AutoCloseable {
 	}
 
 	CompletableFuture<Void> release(AsyncLockHandle handle) {
-		handle.instrumentation().released();
+		CompletableFuture<Void> released = this.engine.release(handle.holds());
+		CompletableFuture<Void> lingering = handle.lingering();
+		if (lingering != null) {
+			handle.instrumentation().releasedLingering(lingering);
+		}
+		else {
+			handle.instrumentation().released();
+		}
 		CompletableFuture<Void> result = new CompletableFuture<>();
-		this.engine.release(handle.holds()).whenComplete((ignored, ex) -> deliver(() -> {
+		released.whenComplete((ignored, ex) -> deliver(() -> {
 			if (ex != null) {
 				result.completeExceptionally(LockEngine.unwrap(ex));
 			}

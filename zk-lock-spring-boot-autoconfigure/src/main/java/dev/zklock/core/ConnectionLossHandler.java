@@ -162,7 +162,15 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 			return;
 		}
 		for (LockRegistry.Entry entry : this.registry.entries(HELD)) {
-			if (this.registry.transition(entry, HELD, LockState.IN_DOUBT) != null) {
+			if (this.registry.transition(entry, HELD, LockState.IN_DOUBT) == null) {
+				continue;
+			}
+			if (entry.isLingering()) {
+				// its work is done: nothing to warn about
+				logger.debug("ZooKeeper connection suspended: lock '{}' key '{}', kept for its minHold after its work "
+						+ "finished, is in doubt", entry.name(), KeyEncoder.abbreviate(entry.key()));
+			}
+			else {
 				logger.warn("ZooKeeper connection suspended: lock '{}' key '{}' held by thread '{}' is in doubt until "
 						+ "the client reconnects with the same session", entry.name(),
 						KeyEncoder.abbreviate(entry.key()), entry.threadName());

@@ -220,12 +220,14 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 		}
 		if (!targets.isEmpty()) {
 			this.engine.checkTakingLocks(name);
+			this.engine.checkHoldBounds(request);
 			List<Hold> taken = BlockingWait.acquisition(this.engine, this.engine.acquire(name, mode,
 					request.permits(), targets, request.timeout(), Thread.currentThread()), name, mode);
 			if (taken == null) {
 				return new CuratorLockHandle(this, name, keys, mode, List.of(), List.of(), false);
 			}
 			this.engine.capHolds(taken, request.maxHold());
+			this.engine.holdAtLeast(taken, request.minHold());
 			for (int i = 0; i < taken.size(); i++) {
 				slots.computeIfAbsent(targetSlots.get(i), (slotKey) -> new LockSlot()).hold(mode, taken.get(i));
 			}

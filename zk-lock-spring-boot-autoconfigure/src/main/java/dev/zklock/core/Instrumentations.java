@@ -1,6 +1,7 @@
 package dev.zklock.core;
 
 import java.util.List;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -119,6 +120,16 @@ final class Instrumentations {
 		void released() {
 			if (this.state.compareAndSet(ACQUIRED, ENDED)) {
 				each(true, LockInstrumentation.Acquisition::released);
+			}
+		}
+
+		/**
+		 * Report the release of a lock kept for its {@code minHold}, as
+		 * {@link #released()} does.
+		 */
+		void releasedLingering(CompletionStage<Void> holdEnded) {
+			if (this.state.compareAndSet(ACQUIRED, ENDED)) {
+				each(true, (acquisition) -> acquisition.releasedLingering(holdEnded));
 			}
 		}
 

@@ -3,6 +3,7 @@ package dev.zklock.core;
 import org.jspecify.annotations.Nullable;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 import dev.zklock.LockHandle;
 import dev.zklock.annotation.LockMode;
@@ -81,7 +82,14 @@ final class InstrumentedLockHandle implements LockHandle {
 		finally {
 			// A close refused by the handle (wrong thread) leaves the lock held
 			if (!this.delegate.isAcquired()) {
-				this.acquisition.released();
+				CompletableFuture<Void> lingering = (this.delegate instanceof AbstractLockContext context)
+						? context.lingering() : null;
+				if (lingering != null) {
+					this.acquisition.releasedLingering(lingering);
+				}
+				else {
+					this.acquisition.released();
+				}
 			}
 		}
 	}

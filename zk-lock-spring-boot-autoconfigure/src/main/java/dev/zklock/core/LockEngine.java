@@ -11,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -25,6 +26,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.zklock.LockException;
 import dev.zklock.LockLossReason;
+import dev.zklock.LockRequest;
 import dev.zklock.annotation.LockMode;
 
 /**
@@ -65,6 +67,9 @@ final class LockEngine implements AutoCloseable {
 
 	// the cap of holds whose request has none; null for none
 	private volatile @Nullable Duration defaultMaxHold;
+
+	// timers that end the holds kept for their minHold; they still run after close
+	private final Set<ScheduledFuture<?>> lingers = ConcurrentHashMap.newKeySet();
 
 	private final ShutdownDrain shutdown = new ShutdownDrain(this);
 
@@ -205,6 +210,65 @@ final class LockEngine implements AutoCloseable {
 	private CompletableFuture<Void> release(Hold hold) {
 		LockRegistry.Entry entry = hold.entry();
 		entry.cancelCap();
+		MinHold minHold = entry.minHold();
+		if (minHold != null && linger(hold, minHold)) {
+			// the work is done; the node stays until the shortest hold has passed
+			return CompletableFuture.completedFuture(null);
+		}
+		return releaseNow(hold);
+	}
+
+	/**
+	 * Keep a key its work released before its shortest hold had passed, and delete
+	 * its node once it has, on this process's monotonic clock.
+	 * @return whether it lingers; if not, it is to be released now
+	 */
+	private boolean linger(Hold hold, MinHold minHold) {
+		LockRegistry.Entry entry = hold.entry();
+		long remaining = minHold.remainingNanos();
+		if (remaining <= 0 || !this.registry.linger(entry, minHold)) {
+			return false;
+		}
+		ScheduledFuture<?> timer = schedule(() -> endLinger(hold), remaining, TimeUnit.NANOSECONDS);
+		if (timer == null) {
+			// the engine is closed: no timer to end it later, so it ends now
+			return false;
+		}
+		this.lingers.add(timer);
+		minHold.ended().whenComplete((ignored, ex) -> this.lingers.remove(timer));
+		if (logger.isDebugEnabled()) {
+			logger.debug("Keeping lock '{}' key '{}' for another {} ms of its minHold", entry.name(),
+					KeyEncoder.abbreviate(entry.key()), TimeUnit.NANOSECONDS.toMillis(remaining));
+		}
+		return true;
+	}
+
+	// The shortest hold has passed: the node goes, through the usual release and its confirmation
+	private void endLinger(Hold hold) {
+		LockRegistry.Entry entry = hold.entry();
+		if (entry.isRemoved()) {
+			// lost with its session meanwhile, or given up
+			return;
+		}
+		if (this.client.getState() != CuratorFrameworkState.STARTED) {
+			// the client closed, and its session with it: the node went then
+			logger.debug("Lock '{}' key '{}' ended with the session of the closed client", entry.name(),
+					KeyEncoder.abbreviate(entry.key()));
+			this.registry.remove(entry);
+			return;
+		}
+		releaseNow(hold).whenComplete((ignored, ex) -> {
+			// a failure is logged and confirmed later by the release path itself
+		});
+		MinHold minHold = entry.minHold();
+		if (minHold != null) {
+			// no longer held by this process, as for a release whose work waits for it
+			minHold.end();
+		}
+	}
+
+	private CompletableFuture<Void> releaseNow(Hold hold) {
+		LockRegistry.Entry entry = hold.entry();
 		if (entry.isAbandoned()) {
 			// taken away, its node deleted already: the loss was announced then
 			this.registry.remove(entry);
@@ -283,13 +347,48 @@ final class LockEngine implements AutoCloseable {
 	}
 
 	/**
+	 * Keep holds just handed to their holder at least {@code minHold} from now: a
+	 * release that comes sooner leaves the node until then.
+	 * @param holds the holds
+	 * @param minHold the shortest hold, or {@code null} for none
+	 */
+	void holdAtLeast(List<Hold> holds, @Nullable Duration minHold) {
+		if (minHold == null || minHold.isZero()) {
+			return;
+		}
+		long granted = System.nanoTime();
+		long nanos = (minHold.compareTo(Duration.ofNanos(MAX_WAIT_NANOS)) >= 0) ? MAX_WAIT_NANOS : minHold.toNanos();
+		for (Hold hold : holds) {
+			hold.entry().minHold(new MinHold(granted, nanos));
+		}
+	}
+
+	/**
+	 * Refuse a request whose shortest hold is longer than the default cap that
+	 * applies to it.
+	 */
+	void checkHoldBounds(LockRequest request) {
+		Duration minHold = request.minHold();
+		if (minHold == null) {
+			return;
+		}
+		Duration cap = this.defaultMaxHold;
+		if (request.maxHold() == null && cap != null && minHold.compareTo(cap) > 0) {
+			throw new IllegalArgumentException("Lock '" + request.name() + "' minHold " + minHold
+					+ " is longer than zk-lock.max-hold " + cap + ", which caps it: the lock would be taken away "
+					+ "before it may be released; lower minHold, or give the request a maxHold of its own");
+		}
+	}
+
+	/**
 	 * Take a lock away from its holder: lost and announced first, then its node
 	 * deleted so that the next waiter gets it; the holder's later release does
 	 * nothing.
 	 * @return completes once the node is confirmed gone
 	 */
 	CompletableFuture<Void> takeAway(LockRegistry.Entry entry, LockLossReason reason) {
-		if (!LockRegistry.Entry.OWNED.contains(entry.state())) {
+		if (!LockRegistry.Entry.OWNED.contains(entry.state()) || entry.isLingering()) {
+			// a kept hold has no work to stop: it ends at its time or with the session
 			return CompletableFuture.completedFuture(null);
 		}
 		// marked first: a release that comes now leaves the node to the deletion below
@@ -339,13 +438,21 @@ final class LockEngine implements AutoCloseable {
 
 	/**
 	 * Stop listening to the client and stop the timer. Locks still held stay held
-	 * until released or until the client closes.
+	 * until released or until the client closes; a lock kept for its minHold still
+	 * ends at its time if the client is still open (one shared with the
+	 * application), or with the client's session.
 	 */
 	@Override
 	public void close() {
 		this.pauseGuard.close();
 		this.lossHandler.close();
-		this.timer.shutdownNow();
+		for (Runnable task : this.timer.getQueue()) {
+			if (!this.lingers.contains(task) && task instanceof Future<?> future) {
+				future.cancel(false);
+			}
+		}
+		// delayed tasks still queued, the lingering ones, run at their time
+		this.timer.shutdown();
 	}
 
 	static Throwable unwrap(Throwable ex) {

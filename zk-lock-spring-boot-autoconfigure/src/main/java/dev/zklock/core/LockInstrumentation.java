@@ -1,5 +1,7 @@
 package dev.zklock.core;
 
+import java.util.concurrent.CompletionStage;
+
 import dev.zklock.LockContext;
 import dev.zklock.LockRequest;
 
@@ -68,6 +70,19 @@ public interface LockInstrumentation {
 		 * no longer held, whether or not ZooKeeper confirmed the release.
 		 */
 		default void released() {
+		}
+
+		/**
+		 * The handle was closed (or an asynchronous handle released) before the
+		 * request's {@code minHold} had passed: the guarded work is done, but the lock
+		 * stays held until {@code holdEnded} completes (when the shortest hold has
+		 * passed or the session ended). Called instead of {@link #released()}, on the
+		 * same thread; by default it calls {@link #released()} at once.
+		 * @param holdEnded completes, on another thread, once the lock is no longer
+		 * held
+		 */
+		default void releasedLingering(CompletionStage<Void> holdEnded) {
+			released();
 		}
 
 	}

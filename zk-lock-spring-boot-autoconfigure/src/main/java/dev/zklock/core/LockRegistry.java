@@ -140,6 +140,12 @@ public final class LockRegistry {
 			if (entry.removed || !Entry.OWNED.contains(entry.state)) {
 				return Loss.NONE;
 			}
+			MinHold minHold = entry.minHold;
+			if (minHold != null && minHold.isLingering()) {
+				// its work is done: the hold just ends with its node, nobody to tell
+				remove(entry);
+				return Loss.NONE;
+			}
 			entry.lossReason = reason;
 			move(entry, LockState.LOST);
 			if (!entry.delivered) {
@@ -170,7 +176,27 @@ public final class LockRegistry {
 				this.counts[entry.state.ordinal()].decrementAndGet();
 			}
 		}
+		MinHold minHold = entry.minHold;
+		if (minHold != null) {
+			minHold.end();
+		}
 		checkSettled();
+	}
+
+	/**
+	 * The work released a key before its shortest hold had passed: it stays held,
+	 * and no longer holds up a shutdown, which has no work of it to wait for.
+	 * @return whether it lingers: held or in doubt, not taken away meanwhile
+	 */
+	boolean linger(Entry entry, MinHold minHold) {
+		synchronized (entry) {
+			if (entry.removed || entry.abandoned || !Entry.OWNED.contains(entry.state)) {
+				return false;
+			}
+			minHold.linger();
+		}
+		checkSettled();
+		return true;
 	}
 
 	/**
@@ -178,6 +204,7 @@ public final class LockRegistry {
 	 * every hold was released by its work and its release answered. A release that
 	 * failed and waits for the connection to be confirmed ({@code unconfirmed}) does
 	 * not count: the work is done, and the node goes with the session at the latest.
+	 * Nor does a hold kept for its shortest hold after its work finished.
 	 */
 	CompletableFuture<Void> whenSettled() {
 		CompletableFuture<Void> waiting = new CompletableFuture<>();
@@ -199,9 +226,14 @@ public final class LockRegistry {
 	private void checkSettled() {
 		CompletableFuture<Void> waiting = this.emptied;
 		if (waiting != null && !waiting.isDone()
-				&& this.entries.stream().allMatch((entry) -> entry.state == LockState.RELEASING && entry.unconfirmed)) {
+				&& this.entries.stream().allMatch(LockRegistry::isSettled)) {
 			waiting.complete(null);
 		}
+	}
+
+	private static boolean isSettled(Entry entry) {
+		return (entry.state == LockState.RELEASING && entry.unconfirmed)
+				|| (entry.isLingering() && Entry.OWNED.contains(entry.state));
 	}
 
 	/**
@@ -287,6 +319,9 @@ public final class LockRegistry {
 		// takes the lock away when it is held longer than its cap
 		private volatile @Nullable ScheduledFuture<?> capTimer;
 
+		// the shortest hold, null for none
+		private volatile @Nullable MinHold minHold;
+
 		// the pause epoch as of the acquisition's start or ZooKeeper's last confirmation
 		private volatile long confirmedEpoch;
 
@@ -304,6 +339,10 @@ public final class LockRegistry {
 			this.confirmedEpoch = pauseEpoch;
 		}
 
+		synchronized boolean isRemoved() {
+			return this.removed;
+		}
+
 		boolean isAbandoned() {
 			return this.abandoned;
 		}
@@ -314,6 +353,23 @@ public final class LockRegistry {
 
 		void capTimer(ScheduledFuture<?> timer) {
 			this.capTimer = timer;
+		}
+
+		@Nullable MinHold minHold() {
+			return this.minHold;
+		}
+
+		void minHold(MinHold minHold) {
+			this.minHold = minHold;
+		}
+
+		/**
+		 * Whether its work released it before its shortest hold had passed, so it is
+		 * kept until then.
+		 */
+		boolean isLingering() {
+			MinHold held = this.minHold;
+			return held != null && held.isLingering();
 		}
 
 		void cancelCap() {
@@ -399,7 +455,7 @@ public final class LockRegistry {
 		synchronized LockInfo toInfo() {
 			return new LockInfo(this.name, this.key, this.path, this.mode, this.threadName,
 					(this.thread != null) ? this.thread.getId() : 0,
-					Instant.ofEpochMilli(this.sinceMillis), this.state, fencingToken());
+					Instant.ofEpochMilli(this.sinceMillis), this.state, fencingToken(), isLingering());
 		}
 
 	}

@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,7 +23,9 @@ import dev.zklock.LockLossReason;
  * still held after it is given up: lost with
  * {@link dev.zklock.LockLossReason#SHUTDOWN}, announced to the loss listeners, and
  * its node deleted, in that order, so that a lock never passes to another process
- * unannounced and the next waiter need not wait for this session to end.
+ * unannounced and the next waiter need not wait for this session to end. A lock
+ * kept for its {@code minHold} after its work finished is neither waited for nor
+ * given up: it ends at its time, or with the session when the client closes.
  */
 final class ShutdownDrain {
 
@@ -34,6 +37,9 @@ final class ShutdownDrain {
 	private static final Set<LockState> LOST = EnumSet.of(LockState.LOST);
 
 	private final LockEngine engine;
+
+	// a manager and its asynchronous view drain one engine: the kept locks are logged once
+	private final AtomicBoolean keptLogged = new AtomicBoolean();
 
 	ShutdownDrain(LockEngine engine) {
 		this.engine = engine;
@@ -54,12 +60,18 @@ final class ShutdownDrain {
 	int drain(Duration timeout) {
 		begin();
 		LockRegistry registry = this.engine.registry();
-		if (await(registry.whenSettled(), timeout)) {
+		boolean settled = await(registry.whenSettled(), timeout);
+		logKept(registry);
+		if (settled) {
 			return 0;
 		}
 		List<CompletableFuture<Void>> deletions = new ArrayList<>();
 		int givenUp = 0;
 		for (LockRegistry.Entry entry : registry.entries(LockRegistry.Entry.OWNED)) {
+			if (entry.isLingering()) {
+				// its work is done: kept for its minHold, it ends at its time or with the session
+				continue;
+			}
 			deletions.add(this.engine.takeAway(entry, LockLossReason.SHUTDOWN));
 			givenUp++;
 		}
@@ -73,6 +85,14 @@ final class ShutdownDrain {
 					DELETE_WAIT);
 		}
 		return givenUp;
+	}
+
+	private void logKept(LockRegistry registry) {
+		long kept = registry.entries(LockRegistry.Entry.OWNED).stream().filter(LockRegistry.Entry::isLingering).count();
+		if (kept > 0 && this.keptLogged.compareAndSet(false, true)) {
+			logger.info("{} lock(s) whose work has finished stay held for their minHold until it passes or the "
+					+ "ZooKeeper session closes, whichever comes first", kept);
+		}
 	}
 
 	// Whether the future completed in time; an interrupt ends the wait and is kept

@@ -2,6 +2,7 @@ package dev.zklock.metrics;
 
 import java.time.Duration;
 import java.util.Locale;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
@@ -33,7 +34,8 @@ import dev.zklock.core.LongHoldListener;
  * {@code error} or {@code interrupted}; a cancelled asynchronous acquisition is
  * {@code interrupted});</li>
  * <li>{@code zk.lock.held}: timer of the hold, tagged {@code name} and
- * {@code mode};</li>
+ * {@code mode}; a lock kept for its {@code minHold} after its work finished counts
+ * as held, here and in {@code zk.lock.active}, until its node is deleted;</li>
  * <li>{@code zk.lock.active} and {@code zk.lock.waiting}: gauges of the locks held
  * and awaited by this process, tagged {@code name};</li>
  * <li>{@code zk.lock.lost}: counter of the locks lost while held, tagged
@@ -261,6 +263,12 @@ public class LockMetrics implements LockInstrumentation, LockLossListener, LongH
 			LockOutcome outcome = (this.asyncTimeoutOutcome != null) ? LockOutcome.failedAsync(failure)
 					: LockOutcome.failed(failure);
 			record(outcome, LockMetrics.this.clock.monotonicTime());
+		}
+
+		// the hold goes on after the work, until its minHold has passed: metered as held until then
+		@Override
+		public void releasedLingering(CompletionStage<Void> holdEnded) {
+			holdEnded.whenComplete((ignored, ex) -> released());
 		}
 
 		@Override

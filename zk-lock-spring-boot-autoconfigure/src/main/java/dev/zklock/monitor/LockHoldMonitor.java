@@ -137,7 +137,8 @@ public class LockHoldMonitor implements AutoCloseable {
 	private void check(List<LockInfo> locks, Duration threshold, long now, Set<Hold> current) {
 		long thresholdMillis = threshold.toMillis();
 		for (LockInfo lock : locks) {
-			if (lock.state() != LockState.HELD && lock.state() != LockState.IN_DOUBT) {
+			if ((lock.state() != LockState.HELD && lock.state() != LockState.IN_DOUBT) || lock.methodFinished()) {
+				// a lock kept for its minHold has no work left to look at
 				continue;
 			}
 			Hold hold = new Hold(lock.path(), lock.mode(), lock.threadName(), lock.threadId(),

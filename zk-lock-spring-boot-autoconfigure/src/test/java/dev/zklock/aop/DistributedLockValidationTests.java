@@ -42,6 +42,16 @@ class DistributedLockValidationTests {
 						"is not a duration")),
 				Arguments.of(MaxHoldShorterThanTimeout.class, List.of("MaxHoldShorterThanTimeout.place(Order)",
 						"maxHold \"1s\" is shorter than timeout PT5S", "raise maxHold or lower the timeout")),
+				Arguments.of(MaxHoldBelowOneTick.class, List.of("MaxHoldBelowOneTick.place(Order)",
+						"maxHold \"5\" is 5 ms, less than one tick of zk-lock's clock (zk-lock.pause-detection.tick = "
+								+ "PT0.01S)",
+						"a bare number means milliseconds", "\"30s\"")),
+				Arguments.of(BadMinHold.class, List.of("BadMinHold.place(Order)", "minHold \"a while\"",
+						"is not a duration", "\"900ms\"")),
+				Arguments.of(NegativeMinHold.class, List.of("NegativeMinHold.place(Order)", "minHold \"-1s\"",
+						"is negative", "leave it empty for none")),
+				Arguments.of(MinHoldLongerThanMaxHold.class, List.of("MinHoldLongerThanMaxHold.place(Order)",
+						"minHold \"30s\" is longer than maxHold \"10s\"", "lower minHold or raise maxHold")),
 				Arguments.of(UnresolvablePlaceholder.class,
 						List.of("UnresolvablePlaceholder.place(Order)", "${missing.lock-timeout}", "define the property")),
 				Arguments.of(MissingFallback.class,
@@ -78,6 +88,54 @@ class DistributedLockValidationTests {
 				.isInstanceOf(InvalidLockDeclarationException.class)
 				.hasMessageContaining(beanClass.getName() + ".")
 				.satisfies((ex) -> assertThat(ex.getMessage()).contains(expectedFragments));
+		});
+	}
+
+	@Test
+	void minHoldLongerThanTheConfiguredMaxHoldStopsTheContext() {
+		this.contextRunner.withPropertyValues("zk-lock.max-hold=10s").withBean(MinHoldOnly.class).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.isInstanceOf(InvalidLockDeclarationException.class)
+				.hasMessageContaining(MinHoldOnly.class.getName() + ".place(Order)")
+				.hasMessageContaining("minHold \"30s\" is longer than zk-lock.max-hold (PT10S), which caps this "
+						+ "method's hold")
+				.hasMessageContaining("give the method a maxHold of its own");
+		});
+		// control: without the default cap it starts
+		this.contextRunner.withBean(MinHoldOnly.class).run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
+	void maxHoldIsCheckedAgainstTheConfiguredTick() {
+		this.contextRunner.withPropertyValues("zk-lock.pause-detection.tick=500ms")
+			.withBean(MaxHoldOfThreeHundredMillis.class)
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).rootCause()
+					.isInstanceOf(InvalidLockDeclarationException.class)
+					.hasMessageContaining(MaxHoldOfThreeHundredMillis.class.getName() + ".place(Order)")
+					.hasMessageContaining("maxHold \"300ms\" is 300 ms, less than one tick of zk-lock's clock "
+							+ "(zk-lock.pause-detection.tick = PT0.5S)");
+			});
+		// control: the default tick of 10 ms
+		this.contextRunner.withBean(MaxHoldOfThreeHundredMillis.class)
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
+	void minHoldIsParsedWithPlaceholdersAndPassedToTheRequest() {
+		this.contextRunner.withPropertyValues("job.min-hold=900ms").withBean(MinHoldJob.class).run((context) -> {
+			assertThat(context).hasNotFailed();
+			LockOperationSource source = context.getBean(LockOperationSource.class);
+			LockOperation operation = source.getOperation(MinHoldJob.class.getMethod("run"), MinHoldJob.class);
+			assertThat(operation).isNotNull();
+			assertThat(operation.getMinHold()).isEqualTo(java.time.Duration.ofMillis(900));
+			assertThat(operation.createRequest(new Object[0], null).minHold())
+				.isEqualTo(java.time.Duration.ofMillis(900));
+			LockOperation zero = source.getOperation(MinHoldJob.class.getMethod("none"), MinHoldJob.class);
+			assertThat(zero).isNotNull();
+			assertThat(zero.getMinHold()).as("\"0\" means none").isNull();
 		});
 	}
 
@@ -195,6 +253,72 @@ class DistributedLockValidationTests {
 		@DistributedLock(key = "#order.id", timeout = "5s", maxHold = "1s")
 		public String place(Order order) {
 			return order.id();
+		}
+
+	}
+
+	static class MaxHoldBelowOneTick {
+
+		@DistributedLock(key = "#order.id", timeout = "0", maxHold = "5")
+		public String place(Order order) {
+			return order.id();
+		}
+
+	}
+
+	static class MaxHoldOfThreeHundredMillis {
+
+		@DistributedLock(key = "#order.id", timeout = "0", maxHold = "300ms")
+		public String place(Order order) {
+			return order.id();
+		}
+
+	}
+
+	static class BadMinHold {
+
+		@DistributedLock(key = "#order.id", minHold = "a while")
+		public String place(Order order) {
+			return order.id();
+		}
+
+	}
+
+	static class NegativeMinHold {
+
+		@DistributedLock(key = "#order.id", minHold = "-1s")
+		public String place(Order order) {
+			return order.id();
+		}
+
+	}
+
+	static class MinHoldLongerThanMaxHold {
+
+		@DistributedLock(key = "#order.id", maxHold = "10s", minHold = "30s")
+		public String place(Order order) {
+			return order.id();
+		}
+
+	}
+
+	static class MinHoldOnly {
+
+		@DistributedLock(key = "#order.id", minHold = "30s")
+		public String place(Order order) {
+			return order.id();
+		}
+
+	}
+
+	static class MinHoldJob {
+
+		@DistributedLock(timeout = "0", onTimeout = OnTimeout.SKIP, minHold = "${job.min-hold}")
+		public void run() {
+		}
+
+		@DistributedLock(timeout = "0", onTimeout = OnTimeout.SKIP, minHold = "0")
+		public void none() {
 		}
 
 	}

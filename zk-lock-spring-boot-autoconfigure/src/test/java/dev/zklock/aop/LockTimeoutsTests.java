@@ -46,4 +46,16 @@ class LockTimeoutsTests {
 			.withMessageContaining("missing");
 	}
 
+	@Test
+	void minHoldIsADurationWithZeroAndEmptyMeaningNone() {
+		assertThat(LockTimeouts.parseMinHold("900ms", this.environment)).isEqualTo(Duration.ofMillis(900));
+		assertThat(LockTimeouts.parseMinHold("${lock.wait}", this.environment)).isEqualTo(Duration.ofMinutes(2));
+		assertThat(LockTimeouts.parseMinHold("0", this.environment)).isNull();
+		assertThat(LockTimeouts.parseMinHold("", this.environment)).isNull();
+		assertThatIllegalArgumentException().isThrownBy(() -> LockTimeouts.parseMinHold("-1s", this.environment))
+			.withMessage("'-1s' is negative; give the shortest hold, such as \"30s\", or leave it empty for none");
+		assertThatIllegalArgumentException().isThrownBy(() -> LockTimeouts.parseMinHold("a while", this.environment))
+			.withMessage("'a while' is not a duration; use a form such as \"30s\", \"900ms\" or \"PT1M\"");
+	}
+
 }
