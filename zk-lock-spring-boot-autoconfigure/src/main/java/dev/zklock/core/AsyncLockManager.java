@@ -250,6 +250,7 @@ public class AsyncLockManager implements AutoCloseable {
 				return;
 			}
 			this.engine.capHolds(holds, request.maxHold());
+			this.engine.watchHolds(holds);
 			// reported before the caller can release it
 			instrumentation.acquired(handle);
 			if (!result.complete(handle)) {

@@ -281,11 +281,14 @@ public final class LockRegistry {
 		// handed to its holder; until then it belongs to an acquisition that may still start over
 		private boolean delivered;
 
-		// given up at shutdown or past its cap: its node is deleted already, so a later release has nothing to do
+		// given up at shutdown, past its cap or revoked: its node is deleted already, so a later release has nothing to do
 		private volatile boolean abandoned;
 
 		// takes the lock away when it is held longer than its cap
 		private volatile @Nullable ScheduledFuture<?> capTimer;
+
+		// watches the node once the hold has lasted a while, to see a revocation
+		private volatile @Nullable ScheduledFuture<?> revocationTimer;
 
 		// the pause epoch as of the acquisition's start or ZooKeeper's last confirmation
 		private volatile long confirmedEpoch;
@@ -318,6 +321,17 @@ public final class LockRegistry {
 
 		void cancelCap() {
 			ScheduledFuture<?> timer = this.capTimer;
+			if (timer != null) {
+				timer.cancel(false);
+			}
+		}
+
+		void revocationTimer(ScheduledFuture<?> timer) {
+			this.revocationTimer = timer;
+		}
+
+		void cancelRevocationWatch() {
+			ScheduledFuture<?> timer = this.revocationTimer;
 			if (timer != null) {
 				timer.cancel(false);
 			}
