@@ -24,7 +24,8 @@ import dev.zklock.LockRevocationException.Problem;
  * Takes a lock away from its current holders, in whatever process they are: reads
  * the queue of {@code <base-path>/<name>/<key>} as the engine orders it, and deletes
  * the nodes that hold (the first MUTEX or WRITE node, every READ node no writer is
- * ahead of, every SEMAPHORE lease) in one transaction, each with the version it was
+ * ahead of, every SEMAPHORE lease but that of a waiter at the head of its queue) in one
+ * transaction, each with the version it was
  * read with, so that a node that changed or went meanwhile fails the whole
  * revocation and nothing is half-done. The next waiter then gets the lock with a
  * higher fencing token; the holder learns it from its {@link RevocationWatch}.
@@ -144,6 +145,10 @@ final class LockRevoker {
 			for (String lease : (leases != null) ? leases : List.<String>of()) {
 				read(leasesPath, lease, holders);
 			}
+			Holder waiting = headLease(ZKPaths.makePath(keyPath, SEMAPHORE_QUEUE), holders);
+			if (waiting != null) {
+				holders.remove(waiting);
+			}
 		}
 		else {
 			for (String holder : queueHolders(children)) {
@@ -155,6 +160,32 @@ final class LockRevoker {
 					"Nobody holds " + what + " at " + keyPath + ": there is nothing to revoke", null);
 		}
 		return holders;
+	}
+
+	/**
+	 * The lease of the semaphore's waiter at the head of its queue: it creates a
+	 * lease while holding the queue's mutex and waits, its lease counted, until no
+	 * more leases than permits exist. That lease is the newest one of the head's
+	 * session created after its mutex node; it holds nothing yet.
+	 */
+	private @Nullable Holder headLease(String queuePath, List<Holder> leases) throws Exception {
+		List<String> queue = children(queuePath);
+		if (queue == null || queue.isEmpty()) {
+			return null;
+		}
+		String head = queue.stream().min(Comparator.comparing(QueueRule.MUTEX::sequence)).orElseThrow();
+		Stat headStat = this.client.checkExists().forPath(ZKPaths.makePath(queuePath, head));
+		if (headStat == null) {
+			return null;
+		}
+		Holder newest = null;
+		for (Holder lease : leases) {
+			if (lease.fencingToken() > headStat.getCzxid() && lease.session() == headStat.getEphemeralOwner()
+					&& (newest == null || lease.fencingToken() > newest.fencingToken())) {
+				newest = lease;
+			}
+		}
+		return newest;
 	}
 
 	/**
