@@ -25,6 +25,7 @@ import dev.zklock.LockRequest;
 import dev.zklock.LockRevocation;
 import dev.zklock.LockRevocationException;
 import dev.zklock.LockRevocationException.Problem;
+import dev.zklock.LockTemplate;
 import dev.zklock.annotation.LockMode;
 import dev.zklock.testsupport.FreePorts;
 
@@ -103,14 +104,15 @@ class RevocationTests extends AbstractZooKeeperTests {
 		assertThat(millis).isLessThan(1000);
 	}
 
+	// right after the grant: seen by the watch, or by the arming that finds the node gone
 	@Test
-	void aRevocationBeforeTheWatchIsArmedIsSeenWhenArming() throws Exception {
+	void aRevocationRightAfterTheGrantIsSeenToo() throws Exception {
 		Holder holder = hold(LockRequest.named("jobs").keys("early").build(), "holder");
 		long start = System.nanoTime();
 		this.other.revoke("jobs", "early", null, null);
 		await().atMost(Duration.ofSeconds(5)).until(() -> !this.reasons.isEmpty());
 		long millis = TimeUnit.NANOSECONDS.toMillis(this.lostAt.get(0) - start);
-		System.out.printf("REVOKE before the watch was armed: lost after %d ms%n", millis);
+		System.out.printf("REVOKE right after the grant: lost after %d ms%n", millis);
 		assertThat(this.reasons).containsExactly(LockLossReason.REVOKED);
 		assertThat(holder.handle().isHeld()).isFalse();
 		assertThat(holder.finishAndRelease()).isEqualTo("quiet");
@@ -170,6 +172,30 @@ class RevocationTests extends AbstractZooKeeperTests {
 					"ZooKeeper is not connected, so nothing was removed");
 			assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(1000);
 		}
+	}
+
+	@Test
+	void lockTemplateRevokesAndAFailingListenerDoesNotUndoIt() throws Exception {
+		this.other.addLockRevocationListener((revocation) -> {
+			throw new IllegalStateException("meter registry down");
+		});
+		List<LockRevocation> told = new CopyOnWriteArrayList<>();
+		this.other.addLockRevocationListener(told::add);
+		Holder holder = hold(LockRequest.named("jobs").keys("t").build(), "holder");
+		String nodePath = holder.handle().nodePath();
+		LockRevocation revocation = new LockTemplate(new InstrumentedLockManager(this.other, List.of()))
+			.revoke("jobs", "t");
+		assertThat(revocation.principal()).isNull();
+		assertThat(revocation.revoked()).extracting(LockRevocation.RevokedHolder::path).containsExactly(nodePath);
+		assertThat(told).containsExactly(revocation);
+		await().atMost(Duration.ofSeconds(5)).until(() -> !holder.handle().isHeld());
+		assertThat(this.reasons).containsExactly(LockLossReason.REVOKED);
+		assertThat(holder.finishAndRelease()).isEqualTo("quiet");
+		assertThatExceptionOfType(UnsupportedOperationException.class)
+			.isThrownBy(() -> new LockTemplate((request) -> {
+				throw new AssertionError("not called");
+			}).revoke("jobs", "t"))
+			.withMessageContaining("not zk-lock's CuratorLockManager");
 	}
 
 	@ParameterizedTest
