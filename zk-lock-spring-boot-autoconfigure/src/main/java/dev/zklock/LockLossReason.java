@@ -45,7 +45,8 @@ public enum LockLossReason {
 	 * ({@code DELETE /actuator/locks/{name}/{key}}), {@code LockTemplate.revoke} or by
 	 * hand. The next waiter gets the lock, with a higher fencing token. The holder
 	 * learns it from a watch on its node, armed once a hold has lasted
-	 * 50 ms, so within about 50 ms plus a round trip. A deletion found only
+	 * 50 ms (by a sweep every 25 ms), so within about 75 ms plus a round trip at
+	 * worst, and one round trip once armed. A deletion found only
 	 * after a reconnection is {@link #NODE_DELETED}.
 	 */
 	REVOKED

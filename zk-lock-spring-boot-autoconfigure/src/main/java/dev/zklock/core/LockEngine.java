@@ -214,7 +214,6 @@ final class LockEngine implements AutoCloseable {
 	private CompletableFuture<Void> release(Hold hold) {
 		LockRegistry.Entry entry = hold.entry();
 		entry.cancelCap();
-		entry.cancelRevocationWatch();
 		if (entry.isAbandoned()) {
 			// taken away, its node deleted already: the loss was announced then
 			this.registry.remove(entry);

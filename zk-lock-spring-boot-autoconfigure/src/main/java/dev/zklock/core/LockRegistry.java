@@ -287,8 +287,11 @@ public final class LockRegistry {
 		// takes the lock away when it is held longer than its cap
 		private volatile @Nullable ScheduledFuture<?> capTimer;
 
-		// watches the node once the hold has lasted a while, to see a revocation
-		private volatile @Nullable ScheduledFuture<?> revocationTimer;
+		// handed to its holder: its node is to be watched for a revocation once held a while
+		private volatile boolean wantsWatch;
+
+		// its revocation watch is set or being set; changed by the one sweep thread, reset on a failure
+		private volatile boolean watching;
 
 		// the pause epoch as of the acquisition's start or ZooKeeper's last confirmation
 		private volatile long confirmedEpoch;
@@ -326,15 +329,20 @@ public final class LockRegistry {
 			}
 		}
 
-		void revocationTimer(ScheduledFuture<?> timer) {
-			this.revocationTimer = timer;
+		void wantWatch() {
+			this.wantsWatch = true;
 		}
 
-		void cancelRevocationWatch() {
-			ScheduledFuture<?> timer = this.revocationTimer;
-			if (timer != null) {
-				timer.cancel(false);
-			}
+		boolean wantsWatch() {
+			return this.wantsWatch && !this.watching;
+		}
+
+		void startWatching() {
+			this.watching = true;
+		}
+
+		void stopWatching() {
+			this.watching = false;
 		}
 
 		long sinceMillis() {

@@ -1,8 +1,10 @@
 package dev.zklock.core;
 
+import java.util.EnumSet;
 import java.util.List;
-import java.util.concurrent.ScheduledFuture;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.zookeeper.KeeperException;
@@ -16,23 +18,32 @@ import org.slf4j.LoggerFactory;
 /**
  * Lets a holder learn at once, while connected, that its node was deleted by
  * someone else (a revocation): a watch on the node, whose deletion makes the hold
- * {@code LOST} with reason {@code REVOKED}. The watch is armed only once a hold has
+ * {@code LOST} with reason {@code REVOKED}. A hold is watched only once it has
  * lasted {@value #ARM_DELAY_MILLIS} ms, so that a short hold, the usual one, costs
  * no ZooKeeper operation beyond create, read and delete; a revocation before that
- * is seen when arming finds the node gone. Our own release also fires the watch,
- * but by then the entry is releasing, which the engine ignores.
+ * is seen when arming finds the node gone. Nor does a short hold schedule a timer
+ * of its own: one sweep, every {@value #SWEEP_MILLIS} ms while holds wait for
+ * their watch, arms the watches due, so an uncontended cycle pays a volatile write
+ * and a read. Our own release also fires the watch, but by then the entry is
+ * releasing, which the engine ignores.
  */
 final class RevocationWatch {
 
 	/**
 	 * How long a hold lasts before its node is watched: short enough that a revoked
-	 * holder learns it within about this plus one round trip.
+	 * holder learns it within about this plus a sweep and a round trip.
 	 */
 	static final long ARM_DELAY_MILLIS = 50;
+
+	static final long SWEEP_MILLIS = 25;
+
+	private static final Set<LockState> HELD = EnumSet.of(LockState.HELD);
 
 	private static final Logger logger = LoggerFactory.getLogger(RevocationWatch.class);
 
 	private final LockEngine engine;
+
+	private final AtomicBoolean sweepPending = new AtomicBoolean();
 
 	RevocationWatch(LockEngine engine) {
 		this.engine = engine;
@@ -45,12 +56,38 @@ final class RevocationWatch {
 	 */
 	void arm(List<Hold> holds) {
 		for (Hold hold : holds) {
-			LockRegistry.Entry entry = hold.entry();
-			ScheduledFuture<?> timer = this.engine.schedule(() -> watch(entry), ARM_DELAY_MILLIS,
-					TimeUnit.MILLISECONDS);
-			if (timer != null) {
-				entry.revocationTimer(timer);
+			hold.entry().wantWatch();
+		}
+		scheduleSweep();
+	}
+
+	private void scheduleSweep() {
+		if (!this.sweepPending.get() && this.sweepPending.compareAndSet(false, true)
+				&& this.engine.schedule(this::sweep, SWEEP_MILLIS, TimeUnit.MILLISECONDS) == null) {
+			// closed
+			this.sweepPending.set(false);
+		}
+	}
+
+	// On the timer thread: arm the watches due, and come again while some are not due yet
+	private void sweep() {
+		this.sweepPending.set(false);
+		long now = System.currentTimeMillis();
+		boolean notDueYet = false;
+		for (LockRegistry.Entry entry : this.engine.registry().entries(HELD)) {
+			if (!entry.wantsWatch()) {
+				continue;
 			}
+			if (now - entry.sinceMillis() < ARM_DELAY_MILLIS) {
+				notDueYet = true;
+			}
+			else {
+				entry.startWatching();
+				watch(entry);
+			}
+		}
+		if (notDueYet) {
+			scheduleSweep();
 		}
 	}
 
@@ -68,8 +105,8 @@ final class RevocationWatch {
 				.forPath(node.path());
 		}
 		catch (Exception ex) {
-			logger.debug("Could not watch lock node {}; a revocation is seen on the next reconnection", node.path(),
-					ex);
+			logger.debug("Could not watch lock node {}; a revocation is seen when the node is next checked",
+					node.path(), ex);
 		}
 	}
 
@@ -79,7 +116,11 @@ final class RevocationWatch {
 				|| (Nodes.isOk(event) && stat != null && stat.getCzxid() != node.czxid())) {
 			gone(entry);
 		}
-		// any other failure is the connection's: the loss handler checks the node on reconnection
+		else if (!Nodes.isOk(event)) {
+			// the connection's failure, after Curator's retries: a later sweep arms it again
+			entry.stopWatching();
+			scheduleSweep();
+		}
 	}
 
 	private void watched(LockRegistry.Entry entry, WatchedEvent event) {
