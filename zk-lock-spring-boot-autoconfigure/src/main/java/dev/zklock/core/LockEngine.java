@@ -321,8 +321,10 @@ final class LockEngine implements AutoCloseable {
 	/**
 	 * A held node was deleted by someone else: revoked while connected, or, for a
 	 * hold in doubt, found gone after the connection came back. Runs on the loss
-	 * handler's thread, which our own release does not race with: a releasing entry
-	 * is no longer owned.
+	 * handler's thread, in line with the connection events. Our own release fires
+	 * the watch too, but then the entry is no longer owned and nothing happens; a
+	 * release at the same moment as a revocation either finds the entry abandoned
+	 * (quiet) or leaves it releasing (nothing announced).
 	 */
 	void revoked(LockRegistry.Entry entry) {
 		if (entry.state() == LockState.IN_DOUBT) {

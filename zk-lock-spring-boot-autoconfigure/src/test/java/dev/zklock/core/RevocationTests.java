@@ -144,6 +144,18 @@ class RevocationTests extends AbstractZooKeeperTests {
 	}
 
 	@Test
+	void aLockWithoutKeysIsRevokedByItsName() throws Exception {
+		Holder holder = hold(LockRequest.named("nightly").build(), "holder");
+		String nodePath = holder.handle().nodePath();
+		LockRevocation revocation = this.other.revoke("nightly", null, null, null);
+		assertThat(revocation.key()).isNull();
+		assertThat(revocation.revoked()).extracting(LockRevocation.RevokedHolder::path).containsExactly(nodePath);
+		await().atMost(Duration.ofSeconds(5)).until(() -> !holder.handle().isHeld());
+		assertThat(this.reasons).containsExactly(LockLossReason.REVOKED);
+		assertThat(holder.finishAndRelease()).isEqualTo("quiet");
+	}
+
+	@Test
 	void badInputRemovesNothingAndSaysWhatWasNotFound() throws Exception {
 		Holder holder = hold(LockRequest.named("jobs").keys("k").build(), "holder");
 		assertProblem(() -> this.other.revoke("nothing", "k", null, null), Problem.LOCK_NOT_FOUND, "No lock named");
