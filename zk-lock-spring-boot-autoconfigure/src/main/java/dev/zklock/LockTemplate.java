@@ -7,6 +7,8 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.zklock.core.CuratorLockManager;
+import dev.zklock.core.InstrumentedLockManager;
 import dev.zklock.core.KeyEncoder;
 import dev.zklock.core.LockManager;
 
@@ -119,6 +121,43 @@ public class LockTemplate {
 	 */
 	public LockHandle tryAcquire(LockRequest request) {
 		return this.lockManager.acquire(request);
+	}
+
+	/**
+	 * Revoke a lock, in whatever process it is held: the current holder of the key
+	 * loses it ({@link LockLossReason#REVOKED}) and the next waiter gets it with a
+	 * higher fencing token. For READ and SEMAPHORE, every current holder is removed.
+	 * Logged at WARN and counted in {@code zk.lock.revocations}.
+	 * @param name the lock name
+	 * @param key the key, or {@code null} for a lock without keys
+	 * @return what was removed
+	 * @throws LockRevocationException when nothing was removed: no such lock, key
+	 * or holder, the holders changed meanwhile, or ZooKeeper is not reachable
+	 * @throws UnsupportedOperationException when the template's lock manager is not
+	 * zk-lock's own
+	 */
+	public LockRevocation revoke(String name, @Nullable String key) {
+		return revoke(name, key, null);
+	}
+
+	/**
+	 * Revoke one holder of a lock, or every current holder, as
+	 * {@link #revoke(String, String)} does.
+	 * @param name the lock name
+	 * @param key the key, or {@code null} for a lock without keys
+	 * @param node the name of the holder's node, as {@code GET /actuator/locks/{name}}
+	 * shows it, or {@code null} for every current holder
+	 * @return what was removed
+	 * @throws LockRevocationException when nothing was removed
+	 * @throws UnsupportedOperationException when the template's lock manager is not
+	 * zk-lock's own
+	 */
+	public LockRevocation revoke(String name, @Nullable String key, @Nullable String node) {
+		if (!(InstrumentedLockManager.unwrap(this.lockManager) instanceof CuratorLockManager manager)) {
+			throw new UnsupportedOperationException("Cannot revoke lock '" + name + "': the LockTemplate's lock "
+					+ "manager is " + this.lockManager.getClass().getName() + ", not zk-lock's CuratorLockManager");
+		}
+		return manager.revoke(name, key, node, null);
 	}
 
 	private LockTimeoutException timeout(LockRequest request) {

@@ -1,8 +1,10 @@
 package dev.zklock.actuate;
 
+import java.security.Principal;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -10,29 +12,39 @@ import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.boot.actuate.endpoint.Access;
+import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 
+import dev.zklock.LockRevocation;
+import dev.zklock.LockRevocationException;
 import dev.zklock.core.AsyncLockManager;
 import dev.zklock.core.CuratorLockManager;
 import dev.zklock.core.LockInfo;
 import dev.zklock.core.LockRegistry;
 
 /**
- * {@link Endpoint @Endpoint} that shows locks, read-only. {@code /locks} lists what
- * this process holds and awaits, synchronously and asynchronously (thread
- * {@code async}), from local state; {@code /locks/{name}} reads
- * ZooKeeper and shows, for each key of one lock name, the queue of participants
- * of every process in order, with each one's owner.
+ * {@link Endpoint @Endpoint} that shows locks and, when allowed, revokes them.
+ * {@code /locks} lists what this process holds and awaits, synchronously and
+ * asynchronously (thread {@code async}), from local state; {@code /locks/{name}}
+ * reads ZooKeeper and shows, for each key of one lock name, the queue of
+ * participants of every process in order, with each one's owner.
+ * {@code DELETE /locks/{name}/{key}} revokes the current holders of a key, in any
+ * process. Its default access is read-only, so the revocation needs
+ * {@code management.endpoint.locks.access=unrestricted}.
  */
-@Endpoint(id = "locks")
+@Endpoint(id = "locks", defaultAccess = Access.READ_ONLY)
 public class LocksEndpoint {
 
 	private static final Comparator<LockDescriptor> ORDER = Comparator.comparing(LockDescriptor::name)
 		.thenComparing(LockDescriptor::key, Comparator.nullsFirst(Comparator.naturalOrder()))
 		.thenComparing(LockDescriptor::state)
 		.thenComparing(LockDescriptor::since);
+
+	private static final int STATUS_CONFLICT = 409;
 
 	private final Supplier<CuratorLockManager> lockManager;
 
@@ -111,6 +123,83 @@ public class LocksEndpoint {
 			return null;
 		}
 		return this.queueReader.read(manager.getBasePath(), name);
+	}
+
+	/**
+	 * Revoke the current holders of one key of a lock, in any process: their nodes
+	 * are deleted, the next waiter gets the lock with a higher fencing token, and a
+	 * connected holder learns it at once (reason {@code REVOKED}). For READ and
+	 * SEMAPHORE every current holder goes, unless {@code node} names one.
+	 * @param name the lock name
+	 * @param key the key
+	 * @param node the name of the one holder node to remove, or {@code null} for
+	 * every current holder
+	 * @param principal the caller, when authenticated
+	 * @return 200 with what was removed; 404 when the lock, key, holder or node was
+	 * not found; 409 when the holders changed meanwhile; 503 when ZooKeeper is not
+	 * reachable (nothing removed but for 200)
+	 */
+	@DeleteOperation
+	public WebEndpointResponse<Map<String, Object>> revoke(@Selector String name, @Selector String key,
+			@Nullable String node, @Nullable Principal principal) {
+		return revokeHolders(name, key, node, principal);
+	}
+
+	/**
+	 * Revoke the current holders of a lock without keys, as
+	 * {@link #revoke(String, String, String, Principal)} does.
+	 * @param name the lock name
+	 * @param node the name of the one holder node to remove, or {@code null} for
+	 * every current holder
+	 * @param principal the caller, when authenticated
+	 * @return what was removed, or why nothing was
+	 */
+	@DeleteOperation
+	public WebEndpointResponse<Map<String, Object>> revokeWithoutKey(@Selector String name, @Nullable String node,
+			@Nullable Principal principal) {
+		return revokeHolders(name, null, node, principal);
+	}
+
+	private WebEndpointResponse<Map<String, Object>> revokeHolders(String name, @Nullable String keyText,
+			@Nullable String node, @Nullable Principal principal) {
+		CuratorLockManager manager = this.lockManager.get();
+		if (manager == null) {
+			return error(WebEndpointResponse.STATUS_NOT_FOUND, "NO_LOCK_MANAGER", name, keyText, node,
+					"This application's lock manager is not zk-lock's CuratorLockManager, so it cannot revoke locks");
+		}
+		try {
+			LockRevocation revocation = manager.revoke(name, keyText, node,
+					(principal != null) ? principal.getName() : null);
+			Map<String, Object> body = new LinkedHashMap<>();
+			body.put("name", revocation.name());
+			body.put("key", revocation.key());
+			body.put("path", revocation.path());
+			body.put("revoked", revocation.revoked());
+			body.put("principal", revocation.principal());
+			return new WebEndpointResponse<>(body, WebEndpointResponse.STATUS_OK);
+		}
+		catch (LockRevocationException ex) {
+			int status = switch (ex.getProblem()) {
+				case UNAVAILABLE -> WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE;
+				case CHANGED -> STATUS_CONFLICT;
+				default -> WebEndpointResponse.STATUS_NOT_FOUND;
+			};
+			return error(status, ex.getProblem().name(), name, keyText, node, ex.getMessage());
+		}
+	}
+
+	private static WebEndpointResponse<Map<String, Object>> error(int status, String problem, String name,
+			@Nullable String key, @Nullable String node, @Nullable String message) {
+		Map<String, Object> body = new LinkedHashMap<>();
+		body.put("status", status);
+		body.put("problem", problem);
+		body.put("name", name);
+		body.put("key", key);
+		if (node != null) {
+			body.put("node", node);
+		}
+		body.put("message", message);
+		return new WebEndpointResponse<>(body, status);
 	}
 
 	/**

@@ -41,6 +41,7 @@ import dev.zklock.core.InstrumentedLockManager;
 import dev.zklock.core.LockLossListener;
 import dev.zklock.core.LockManager;
 import dev.zklock.core.LockOwnerData;
+import dev.zklock.core.LockRevocationListener;
 import dev.zklock.core.PauseDetector;
 
 /**
@@ -73,7 +74,7 @@ public final class DistributedLockAutoConfiguration {
 	LockManager zkLockManager(@Qualifier(ZkLockClient.QUALIFIER) CuratorFramework client, ZkLockProperties properties,
 			Environment environment, ObjectProvider<LockOwnerData> ownerData,
 			ObjectProvider<LockLossListener> lossListeners, ObjectProvider<AsyncLockManager> asyncLockManager,
-			ObjectProvider<PauseDetector> pauseDetector,
+			ObjectProvider<PauseDetector> pauseDetector, ObjectProvider<LockRevocationListener> revocationListeners,
 			ApplicationEventPublisher eventPublisher) {
 		CuratorLockManager manager = new CuratorLockManager(client, properties.getBasePath(),
 				properties.getDefaultTimeout());
@@ -86,6 +87,7 @@ public final class DistributedLockAutoConfiguration {
 		manager.addLockLossListener(
 				new LockLostEventPublisher(manager, asyncLockManager::getIfAvailable, eventPublisher));
 		lossListeners.orderedStream().forEach(manager::addLockLossListener);
+		revocationListeners.orderedStream().forEach(manager::addLockRevocationListener);
 		return manager;
 	}
 

@@ -12,6 +12,7 @@ import org.springframework.context.annotation.Import;
 
 import dev.zklock.core.LockManager;
 import dev.zklock.metrics.LockMetrics;
+import dev.zklock.metrics.LockRevocationMetrics;
 import dev.zklock.metrics.ZooKeeperConnectionMetrics;
 
 /**
@@ -35,6 +36,12 @@ public final class ZkLockMetricsAutoConfiguration {
 	@ConditionalOnMissingBean
 	LockMetrics zkLockMetrics(MeterRegistry meterRegistry) {
 		return new LockMetrics(meterRegistry);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	LockRevocationMetrics zkLockRevocationMetrics(MeterRegistry meterRegistry) {
+		return new LockRevocationMetrics(meterRegistry);
 	}
 
 	@Bean(destroyMethod = "close")

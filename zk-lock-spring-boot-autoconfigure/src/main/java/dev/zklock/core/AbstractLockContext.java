@@ -33,6 +33,9 @@ abstract class AbstractLockContext implements LockContext {
 	private static final String GIVEN_UP_AT_SHUTDOWN = " was given up at shutdown: its work did not end within the "
 			+ "shutdown's drain timeout (spring.lifecycle.timeout-per-shutdown-phase), so its node was deleted";
 
+	private static final String REVOKED = " was revoked: another client deleted its node (the locks endpoint, "
+			+ "LockTemplate.revoke or an operator)";
+
 	private static final String TAKEN_AWAY_ADVICE = " and another process may hold it now. Abandon the work it "
 			+ "protects; a resource that checks fencing tokens rejects this holder's late writes";
 
@@ -222,6 +225,9 @@ abstract class AbstractLockContext implements LockContext {
 		}
 		if (hold.lossReason() == LockLossReason.MAX_HOLD_EXCEEDED) {
 			return message.append(TAKEN_AWAY).append(TAKEN_AWAY_ADVICE).toString();
+		}
+		if (hold.lossReason() == LockLossReason.REVOKED) {
+			return message.append(REVOKED).append(TAKEN_AWAY_ADVICE).toString();
 		}
 		if (hold.lossReason() == LockLossReason.SHUTDOWN) {
 			return message.append(GIVEN_UP_AT_SHUTDOWN).append(TAKEN_AWAY_ADVICE).toString();

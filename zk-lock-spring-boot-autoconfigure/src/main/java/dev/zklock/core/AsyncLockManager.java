@@ -252,6 +252,7 @@ public class AsyncLockManager implements AutoCloseable {
 			}
 			this.engine.capHolds(holds, request.maxHold());
 			this.engine.holdAtLeast(holds, request.minHold());
+			this.engine.watchHolds(holds);
 			// reported before the caller can release it
 			instrumentation.acquired(handle);
 			if (!result.complete(handle)) {

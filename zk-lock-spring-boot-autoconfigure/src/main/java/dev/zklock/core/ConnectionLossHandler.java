@@ -245,9 +245,10 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 
 	/**
 	 * Take away a lock its holder still has, because the application shuts down
-	 * ({@link LockLossReason#SHUTDOWN}) or the hold outlived its cap
-	 * ({@link LockLossReason#MAX_HOLD_EXCEEDED}): lost, listeners told, the thread
-	 * interrupted if so configured. Its node is the caller's to delete.
+	 * ({@link LockLossReason#SHUTDOWN}), the hold outlived its cap
+	 * ({@link LockLossReason#MAX_HOLD_EXCEEDED}) or its node was revoked
+	 * ({@link LockLossReason#REVOKED}): lost, listeners told, the thread
+	 * interrupted if so configured. Its node is the caller's to delete, if not gone already.
 	 * @param entry the entry, held or in doubt
 	 * @param reason why
 	 * @return whether it was held or in doubt until now
@@ -261,6 +262,11 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 			logger.warn("{} is given up at shutdown after {} ms held, as its work did not end within the shutdown's "
 					+ "drain timeout; its node is deleted, so another process may take it now (fencing token {})",
 					describe(entry), heldMillis, entry.fencingToken());
+		}
+		else if (reason == LockLossReason.REVOKED) {
+			logger.warn("{} was revoked after {} ms held: another client deleted its node, so another process may "
+					+ "take it now while its work goes on unless interrupted (fencing token {})", describe(entry),
+					heldMillis, entry.fencingToken());
 		}
 		else {
 			logger.warn("{} is taken away after {} ms held, longer than its maxHold; its node is deleted, so another "

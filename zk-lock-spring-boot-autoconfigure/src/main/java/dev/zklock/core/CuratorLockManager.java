@@ -18,6 +18,8 @@ import dev.zklock.LockContextHolder;
 import dev.zklock.LockException;
 import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
+import dev.zklock.LockRevocation;
+import dev.zklock.LockRevocationException;
 import dev.zklock.annotation.LockMode;
 
 /**
@@ -115,6 +117,40 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 	 */
 	public void addLockLossListener(LockLossListener listener) {
 		this.engine.lossHandler().addListener(Objects.requireNonNull(listener, "listener must not be null"));
+	}
+
+	/**
+	 * Add a listener told about every lock this manager revokes.
+	 * @param listener the listener
+	 */
+	public void addLockRevocationListener(LockRevocationListener listener) {
+		this.engine.revoker().addListener(Objects.requireNonNull(listener, "listener must not be null"));
+	}
+
+	/**
+	 * Revoke a lock, in whatever process it is held: delete the nodes of the current
+	 * holders of one key (for READ and SEMAPHORE, every holder; or only the one
+	 * named), all in one ZooKeeper transaction, each only if unchanged since read.
+	 * The next waiter gets the lock with a higher fencing token; a holder that is
+	 * connected learns it at once ({@link dev.zklock.LockLossReason#REVOKED}).
+	 * Every revocation is logged at WARN and told to the
+	 * {@link LockRevocationListener}s.
+	 * @param name the lock name
+	 * @param key the key, or {@code null} for a lock without keys
+	 * @param node the name of the one holder node to remove, or {@code null} for
+	 * every current holder
+	 * @param principal who asks, for the log and the listeners, or {@code null}
+	 * @return what was removed
+	 * @throws LockRevocationException when nothing was removed: the lock, key or
+	 * node was not found, the holders changed meanwhile, or ZooKeeper is not
+	 * reachable
+	 */
+	public LockRevocation revoke(String name, @Nullable String key, @Nullable String node,
+			@Nullable String principal) {
+		if (name == null || name.isBlank()) {
+			throw new IllegalArgumentException("The name of the lock to revoke must not be blank");
+		}
+		return this.engine.revoker().revoke(name, key, node, principal);
 	}
 
 	/**
@@ -228,6 +264,7 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 			}
 			this.engine.capHolds(taken, request.maxHold());
 			this.engine.holdAtLeast(taken, request.minHold());
+			this.engine.watchHolds(taken);
 			for (int i = 0; i < taken.size(); i++) {
 				slots.computeIfAbsent(targetSlots.get(i), (slotKey) -> new LockSlot()).hold(mode, taken.get(i));
 			}

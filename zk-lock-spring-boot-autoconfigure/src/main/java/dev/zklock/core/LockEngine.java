@@ -73,6 +73,10 @@ final class LockEngine implements AutoCloseable {
 
 	private final ShutdownDrain shutdown = new ShutdownDrain(this);
 
+	private final RevocationWatch revocationWatch = new RevocationWatch(this);
+
+	private final LockRevoker revoker;
+
 	LockEngine(CuratorFramework client, String basePath, Duration defaultTimeout) {
 		this.client = Objects.requireNonNull(client, "client must not be null");
 		this.basePath = normalizeBasePath(basePath);
@@ -90,6 +94,7 @@ final class LockEngine implements AutoCloseable {
 		this.timer.setRemoveOnCancelPolicy(true);
 		this.lossHandler = new ConnectionLossHandler(client, this.registry);
 		this.lossHandler.start();
+		this.revoker = new LockRevoker(client, this.basePath);
 	}
 
 	CuratorFramework client() {
@@ -106,6 +111,10 @@ final class LockEngine implements AutoCloseable {
 
 	ConnectionLossHandler lossHandler() {
 		return this.lossHandler;
+	}
+
+	LockRevoker revoker() {
+		return this.revoker;
 	}
 
 	LockOwnerData ownerData() {
@@ -381,9 +390,18 @@ final class LockEngine implements AutoCloseable {
 	}
 
 	/**
+	 * Watch the nodes of holds just handed to their holder, so that a revocation is
+	 * seen at once ({@link RevocationWatch}).
+	 * @param holds the holds
+	 */
+	void watchHolds(List<Hold> holds) {
+		this.revocationWatch.arm(holds);
+	}
+
+	/**
 	 * Take a lock away from its holder: lost and announced first, then its node
 	 * deleted so that the next waiter gets it; the holder's later release does
-	 * nothing.
+	 * nothing. A {@link LockLossReason#REVOKED revoked} node is gone already.
 	 * @return completes once the node is confirmed gone
 	 */
 	CompletableFuture<Void> takeAway(LockRegistry.Entry entry, LockLossReason reason) {
@@ -393,8 +411,27 @@ final class LockEngine implements AutoCloseable {
 		}
 		// marked first: a release that comes now leaves the node to the deletion below
 		entry.abandon();
+		entry.cancelCap();
 		this.lossHandler.takeAway(entry, reason);
-		return Nodes.delete(this.client, entry.node().path());
+		return (reason != LockLossReason.REVOKED) ? Nodes.delete(this.client, entry.node().path())
+				: CompletableFuture.completedFuture(null);
+	}
+
+	/**
+	 * A held node was deleted by someone else: revoked while connected, or, for a
+	 * hold in doubt, found gone after the connection came back. Runs on the loss
+	 * handler's thread, in line with the connection events. Our own release fires
+	 * the watch too, but then the entry is no longer owned and nothing happens; a
+	 * release at the same moment as a revocation either finds the entry abandoned
+	 * (quiet) or leaves it releasing (nothing announced).
+	 */
+	void revoked(LockRegistry.Entry entry) {
+		if (entry.state() == LockState.IN_DOUBT) {
+			this.lossHandler.nodeGone(entry);
+		}
+		else if (!entry.isAbandoned()) {
+			takeAway(entry, LockLossReason.REVOKED);
+		}
 	}
 
 	/**

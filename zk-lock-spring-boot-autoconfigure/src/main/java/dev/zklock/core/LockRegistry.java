@@ -313,7 +313,7 @@ public final class LockRegistry {
 		// handed to its holder; until then it belongs to an acquisition that may still start over
 		private boolean delivered;
 
-		// given up at shutdown or past its cap: its node is deleted already, so a later release has nothing to do
+		// given up at shutdown, past its cap or revoked: its node is deleted already, so a later release has nothing to do
 		private volatile boolean abandoned;
 
 		// takes the lock away when it is held longer than its cap
@@ -321,6 +321,12 @@ public final class LockRegistry {
 
 		// the shortest hold, null for none
 		private volatile @Nullable MinHold minHold;
+
+		// handed to its holder: its node is to be watched for a revocation once held a while
+		private volatile boolean wantsWatch;
+
+		// its revocation watch is set or being set; changed by the one sweep thread, reset on a failure
+		private volatile boolean watching;
 
 		// the pause epoch as of the acquisition's start or ZooKeeper's last confirmation
 		private volatile long confirmedEpoch;
@@ -377,6 +383,22 @@ public final class LockRegistry {
 			if (timer != null) {
 				timer.cancel(false);
 			}
+		}
+
+		void wantWatch() {
+			this.wantsWatch = true;
+		}
+
+		boolean wantsWatch() {
+			return this.wantsWatch && !this.watching;
+		}
+
+		void startWatching() {
+			this.watching = true;
+		}
+
+		void stopWatching() {
+			this.watching = false;
 		}
 
 		long sinceMillis() {

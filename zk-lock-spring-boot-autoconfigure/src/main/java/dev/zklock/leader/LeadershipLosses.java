@@ -75,7 +75,7 @@ final class LeadershipLosses implements ConnectionStateListener {
 			case SESSION_LOST -> LeadershipRevocationReason.CONNECTION_LOST;
 			case SESSION_CHANGED -> LeadershipRevocationReason.SESSION_EXPIRED;
 			// a role has no cap of its own; a node taken away is a node deleted
-			case NODE_DELETED, MAX_HOLD_EXCEEDED -> LeadershipRevocationReason.NODE_DELETED;
+			case NODE_DELETED, MAX_HOLD_EXCEEDED, REVOKED -> LeadershipRevocationReason.NODE_DELETED;
 			case SHUTDOWN -> LeadershipRevocationReason.SHUTDOWN;
 		};
 		if (candidacy.lost(lock.fencingToken(), revocation) && this.joining.getAsBoolean()

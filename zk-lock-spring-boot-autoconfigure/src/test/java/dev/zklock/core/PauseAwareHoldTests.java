@@ -137,6 +137,10 @@ class PauseAwareHoldTests extends AbstractZooKeeperTests {
 		RoundTripTests.Operations operations = new RoundTripTests.Operations();
 		client.getZookeeperClient().setTracerDriver(operations);
 		try (LockHandle handle = this.manager.acquire(request(LockMode.MUTEX))) {
+			// the hold's revocation watch is armed once it has lasted 50 ms: that getData comes before the counts
+			operations.start(this.basePath);
+			await().atMost(Duration.ofSeconds(5))
+				.until(() -> operations.seen().stream().anyMatch((name) -> name.contains("GetData")));
 			long session = client.getZookeeperClient().getZooKeeper().getSessionId();
 			long pingAfterNanos = TimeUnit.MILLISECONDS
 				.toNanos(client.getZookeeperClient().getLastNegotiatedSessionTimeoutMs() / 3);

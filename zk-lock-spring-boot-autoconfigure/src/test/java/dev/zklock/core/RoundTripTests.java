@@ -110,6 +110,10 @@ class RoundTripTests extends AbstractZooKeeperTests {
 			return List.copyOf(this.names);
 		}
 
+		List<String> seen() {
+			return List.copyOf(this.names);
+		}
+
 		@Override
 		public void addTrace(OperationTrace trace) {
 			String current = this.root;
