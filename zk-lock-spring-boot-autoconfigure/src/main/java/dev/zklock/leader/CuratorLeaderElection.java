@@ -41,8 +41,8 @@ import dev.zklock.core.AsyncLockManager;
  * <p>
  * With the connection loss policy {@code SUSPENDED}, a suspension ends every
  * leadership and wait of this instance; a lost session, a new session or a
- * deleted node ends it under any policy. A leader watches its node, so a node
- * deleted by another client ends the leadership at once. The instance joins the queue again, at
+ * deleted node ends it under any policy. The engine watches every node held
+ * for a while, so a node deleted by another client (a revocation) ends the leadership at once. The instance joins the queue again, at
  * the back, once the connection is back. An instance built as a non-candidate
  * never joins, but can still tell who leads.
  */
@@ -104,10 +104,7 @@ public final class CuratorLeaderElection implements LeaderElection {
 		});
 		this.losses = new LeadershipLosses(this.candidacies, this::isJoining,
 				(candidacy) -> execute(candidacy::rejoin, Duration.ZERO));
-		// the engine notices a deleted node only on a reconnection or after a pause: a leader watches its own
-		LeaderNodeWatch watch = new LeaderNodeWatch(client,
-				(term) -> execute(() -> this.losses.nodeDeleted(client, term), Duration.ZERO));
-		this.events = new LeadershipEvents(this, publisher, this::retryLater, new LeaderNodeStamp(client), watch);
+		this.events = new LeadershipEvents(this, publisher, this::retryLater, new LeaderNodeStamp(client));
 		// not a LockLossListener bean, which the lock manager it depends on would collect
 		locks.addLockLossListener((lock, reason) -> this.losses.lockLost(client, lock, reason));
 	}

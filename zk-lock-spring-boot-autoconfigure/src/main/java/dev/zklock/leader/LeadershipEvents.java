@@ -14,8 +14,8 @@ import dev.zklock.LeadershipRevokedEvent;
 
 /**
  * Logs the candidacies' changes and publishes them as application events, after
- * stamping a new leader's node and watching it; hands a failed join back to the election, which
- * decides whether to try again.
+ * stamping a new leader's node; hands a failed join back to the election, which decides
+ * whether to try again.
  */
 final class LeadershipEvents implements RoleCandidacy.Listener {
 
@@ -29,15 +29,12 @@ final class LeadershipEvents implements RoleCandidacy.Listener {
 
 	private final LeaderNodeStamp stamp;
 
-	private final LeaderNodeWatch watch;
-
 	LeadershipEvents(Object source, ApplicationEventPublisher publisher,
-			BiConsumer<RoleCandidacy, @Nullable Throwable> retry, LeaderNodeStamp stamp, LeaderNodeWatch watch) {
+			BiConsumer<RoleCandidacy, @Nullable Throwable> retry, LeaderNodeStamp stamp) {
 		this.source = source;
 		this.publisher = publisher;
 		this.retry = retry;
 		this.stamp = stamp;
-		this.watch = watch;
 	}
 
 	@Override
@@ -45,7 +42,6 @@ final class LeadershipEvents implements RoleCandidacy.Listener {
 		logger.info("Leading role '{}' (lock '{}' key '{}') with fencing token {}", term.role(),
 				CuratorLeaderElection.LOCK_NAME, term.role(), term.fencingToken());
 		this.stamp.stamp(term);
-		this.watch.watch(term);
 		this.publisher
 			.publishEvent(new LeadershipGrantedEvent(this.source, term.role(), term.fencingToken(), term.since()));
 	}

@@ -84,20 +84,6 @@ final class LeadershipLosses implements ConnectionStateListener {
 		}
 	}
 
-	/**
-	 * The node of a leadership was deleted by someone else while the session lives
-	 * on; when it is still the role's leadership, end it and join again if connected.
-	 * @param client the client
-	 * @param term the leadership whose node is gone
-	 */
-	void nodeDeleted(CuratorFramework client, LeadershipTerm term) {
-		RoleCandidacy candidacy = this.candidacies.get(term.role());
-		if (candidacy != null && candidacy.lost(term.fencingToken(), LeadershipRevocationReason.NODE_DELETED)
-				&& this.joining.getAsBoolean() && client.getZookeeperClient().isConnected()) {
-			this.rejoin.accept(candidacy);
-		}
-	}
-
 	private void dropAll(LeadershipRevocationReason reason) {
 		this.candidacies.values().forEach((candidacy) -> candidacy.drop(reason));
 	}
