@@ -14,13 +14,13 @@ import java.util.Map;
 import java.util.UUID;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.context.annotation.Bean;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.json.JsonParserFactory;
@@ -28,6 +28,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -47,6 +48,9 @@ import static org.awaitility.Awaitility.await;
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "management.endpoints.web.exposure.include=leaders", "spring.application.name=leader-web",
 				"zk-lock.leader.roles=" + LeadersEndpointWebTests.ROLE })
+// the context closes after this class, and the server with it (below), so that no leader of this class is
+// left to lose its server while later test classes run and capture the log
+@DirtiesContext
 class LeadersEndpointWebTests {
 
 	static final String ROLE = "reports";
@@ -73,10 +77,6 @@ class LeadersEndpointWebTests {
 		registry.add("zk-lock.base-path", () -> BASE_PATH);
 	}
 
-	@AfterAll
-	static void stopServer() {
-		server.close();
-	}
 
 	// another instance on the same server and base path, standing by for the role
 	private static ApplicationContextRunner standBy(String name) {
@@ -199,6 +199,12 @@ class LeadersEndpointWebTests {
 	@SpringBootConfiguration
 	@EnableAutoConfiguration
 	static class ReportsApplication {
+
+		// destroyed after the lifecycle stop, so the role is given up while the server still runs
+		@Bean(destroyMethod = "close")
+		StoppableZooKeeper zooKeeperServer() {
+			return server;
+		}
 
 	}
 
