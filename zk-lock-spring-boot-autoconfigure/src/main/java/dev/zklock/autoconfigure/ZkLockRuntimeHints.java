@@ -29,10 +29,11 @@ public class ZkLockRuntimeHints implements RuntimeHintsRegistrar {
 
 	/**
 	 * Classes zk-lock only checks for, by name: Reactor (asynchronous return types),
-	 * Reactive Streams, and what the embedded ZooKeeper server needs.
+	 * Reactive Streams, the embedded ZooKeeper server and what it needs.
 	 */
 	static final String[] LOOKED_UP_BY_NAME = { "reactor.core.publisher.Mono", "reactor.core.publisher.Flux",
-			"org.reactivestreams.Publisher", "com.codahale.metrics.Reservoir", "org.xerial.snappy.SnappyInputStream" };
+			"org.reactivestreams.Publisher", "dev.zklock.embedded.EmbeddedZooKeeper",
+			"com.codahale.metrics.Reservoir", "org.xerial.snappy.SnappyInputStream" };
 
 	/**
 	 * The client sockets ZooKeeper instantiates from {@code zookeeper.clientCnxnSocket},

@@ -25,7 +25,7 @@ import dev.zklock.actuate.LockQueuesDescriptor.Participant;
 import dev.zklock.annotation.LockMode;
 import dev.zklock.core.CuratorLockManager;
 import dev.zklock.core.LockOwnerData;
-import dev.zklock.testsupport.OtherInstance;
+import dev.zklock.core.OtherInstance;
 import dev.zklock.testsupport.StoppableZooKeeper;
 
 import static org.assertj.core.api.Assertions.assertThat;

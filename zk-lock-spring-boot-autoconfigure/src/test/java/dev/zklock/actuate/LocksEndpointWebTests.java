@@ -45,7 +45,7 @@ import dev.zklock.core.CuratorLockManager;
 import dev.zklock.core.InstrumentedLockManager;
 import dev.zklock.core.LockManager;
 import dev.zklock.core.LockState;
-import dev.zklock.testsupport.OtherInstance;
+import dev.zklock.core.OtherInstance;
 import dev.zklock.testsupport.StoppableZooKeeper;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -125,6 +125,24 @@ class EmbeddedZooKeeperAutoConfigurationTests {
 	}
 
 	@Test
+	void failsNamingTheEmbeddedArtifactWhenItIsMissing() {
+		this.runner.withPropertyValues("zk-lock.embedded.enabled=true")
+			.withClassLoader(new FilteredClassLoader("dev.zklock.embedded"))
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).rootCause()
+					.isInstanceOf(InvalidZkLockPropertyException.class)
+					.hasMessageContaining("zk-lock.embedded.enabled")
+					.hasMessageContaining("comes from dev.zklock:zk-lock-spring-boot-embedded")
+					.hasMessageContaining("<optional>true</optional>");
+				FailureAnalysis analysis = new InvalidZkLockPropertyFailureAnalyzer()
+					.analyze(context.getStartupFailure());
+				assertThat(analysis.getAction())
+					.startsWith("Add dev.zklock:zk-lock-spring-boot-embedded to your build with <optional>true</optional>");
+			});
+	}
+
+	@Test
 	void isOffByDefault() throws Exception {
 		try (InJvmZooKeeper server = InJvmZooKeeper.builder().start()) {
 			this.runner.withPropertyValues("zk-lock.connect-string=" + server.connectString())

@@ -30,7 +30,7 @@ import dev.zklock.annotation.OnTimeout;
 import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
 import dev.zklock.autoconfigure.ZkLockAutoConfiguration;
 import dev.zklock.autoconfigure.ZkLockObservationAutoConfiguration;
-import dev.zklock.testsupport.OtherInstance;
+import dev.zklock.core.OtherInstance;
 import dev.zklock.testsupport.StoppableZooKeeper;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,4 +1,4 @@
-package dev.zklock.testsupport;
+package dev.zklock.core;
 
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
@@ -9,8 +9,7 @@ import org.apache.curator.framework.CuratorFramework;
 
 import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
-import dev.zklock.core.CuratorLockManager;
-import dev.zklock.core.LockManager;
+import dev.zklock.testsupport.StoppableZooKeeper;
 
 /**
  * Another application instance: its own ZooKeeper session and lock manager on the

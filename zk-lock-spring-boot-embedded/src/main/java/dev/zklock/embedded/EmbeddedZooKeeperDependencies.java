@@ -7,7 +7,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Checks the libraries the ZooKeeper server needs at run time but declares only as
- * {@code provided}: Dropwizard metrics-core and snappy-java.
+ * {@code provided}: Dropwizard metrics-core and snappy-java. This artifact brings both;
+ * they go missing only when a build excludes them.
  */
 public final class EmbeddedZooKeeperDependencies {
 
@@ -34,8 +35,8 @@ public final class EmbeddedZooKeeperDependencies {
 			throw new EmbeddedZooKeeperException(
 					"The embedded ZooKeeper server (zk-lock.embedded.enabled=true) needs " + String.join(" and ", missing)
 							+ " at run time, and the classpath lacks it",
-					"Add " + String.join(" and ", missing) + " to your build (runtime scope; ZooKeeper declares them "
-							+ "only as provided), or set zk-lock.embedded.enabled=false.",
+					"Add " + String.join(" and ", missing) + " to your build (zk-lock-spring-boot-embedded brings them: "
+							+ "look for an exclusion), or set zk-lock.embedded.enabled=false.",
 					null);
 		}
 	}
