@@ -60,8 +60,10 @@ public final class EmbeddedZooKeeperAutoConfiguration {
 	@ConditionalOnMissingClass(SERVER_CLASS)
 	static final class MissingEmbeddedServerConfiguration {
 
-		// fails before the client is built, instead of connecting to a server nobody started
+		// fails before the client is built, instead of connecting to a server nobody started; connection
+		// details of the application's own (a container's, say) are used as they would be with the artifact
 		@Bean
+		@ConditionalOnMissingBean
 		ZooKeeperConnectionDetails embeddedZooKeeperConnectionDetails() {
 			throw new InvalidZkLockPropertyException("zk-lock.embedded.enabled", "true",
 					"the embedded ZooKeeper server comes from " + EMBEDDED_ARTIFACT
