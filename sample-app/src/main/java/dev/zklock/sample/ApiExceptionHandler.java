@@ -1,5 +1,6 @@
 package dev.zklock.sample;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,7 +38,7 @@ class ApiExceptionHandler {
 	@ExceptionHandler(HttpMessageNotReadableException.class)
 	ResponseEntity<ProblemDetail> unreadable(HttpMessageNotReadableException ex) {
 		Throwable cause = NestedExceptionUtils.getMostSpecificCause(ex);
-		String message = (cause instanceof IllegalArgumentException) ? cause.getMessage()
+		@Nullable String message = (cause instanceof IllegalArgumentException) ? cause.getMessage()
 				: "The request body is not valid JSON for this call: " + cause.getMessage();
 		return problem(HttpStatus.BAD_REQUEST, message);
 	}
@@ -66,7 +67,7 @@ class ApiExceptionHandler {
 		return problem(HttpStatus.SERVICE_UNAVAILABLE, ex.getMessage());
 	}
 
-	private static ResponseEntity<ProblemDetail> problem(HttpStatus status, String detail) {
+	private static ResponseEntity<ProblemDetail> problem(HttpStatus status, @Nullable String detail) {
 		return ResponseEntity.status(status).body(ProblemDetail.forStatusAndDetail(status, detail));
 	}
 

@@ -37,10 +37,10 @@ class ReadyLogger {
 	@EventListener(ApplicationReadyEvent.class)
 	void ready() {
 		String address = this.environment.getProperty("server.address", "localhost");
-		String base = "http://" + address + ":" + this.environment.getProperty("local.server.port");
-		String actuator = "http://" + address + ":"
-				+ this.environment.getProperty("local.management.port",
-						this.environment.getProperty("local.server.port"))
+		String serverPort = this.environment.getProperty("local.server.port");
+		String managementPort = this.environment.getProperty("local.management.port");
+		String base = "http://" + address + ":" + serverPort;
+		String actuator = "http://" + address + ":" + ((managementPort != null) ? managementPort : serverPort)
 				+ this.environment.getProperty("management.endpoints.web.base-path", "/actuator");
 		ZooKeeperConnectionDetails details = this.zooKeeper.getIfAvailable();
 		String zooKeeper = (details != null) ? details.getConnectString() : "none";

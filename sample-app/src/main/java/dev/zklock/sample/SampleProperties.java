@@ -2,6 +2,8 @@ package dev.zklock.sample;
 
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -131,18 +133,18 @@ public class SampleProperties {
 		 * SKU whose stock writes stall inside the stock lock, right before the fenced
 		 * write, so that a test can pause the process there.
 		 */
-		private String stallSku;
+		private @Nullable String stallSku;
 
 		/**
 		 * How long a stock write of the stall SKU stalls.
 		 */
 		private Duration stallFor = Duration.ofSeconds(3);
 
-		public String getStallSku() {
+		public @Nullable String getStallSku() {
 			return this.stallSku;
 		}
 
-		public void setStallSku(String stallSku) {
+		public void setStallSku(@Nullable String stallSku) {
 			this.stallSku = stallSku;
 		}
 

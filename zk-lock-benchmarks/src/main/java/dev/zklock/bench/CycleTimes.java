@@ -2,6 +2,8 @@ package dev.zklock.bench;
 
 import java.util.Arrays;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The cycle times and caller-thread CPU times of an interleaved benchmark, by kind of
  * cycle, for one iteration: recorded per cycle, published as
@@ -44,7 +46,7 @@ final class CycleTimes {
 	 * @return the medians and means by kind (µs), or {@code null} when a kind had no
 	 * cycle
 	 */
-	Summary publish(String prefix) {
+	@Nullable Summary publish(String prefix) {
 		double[] medians = new double[this.kinds.length];
 		double[] means = new double[this.kinds.length];
 		boolean complete = true;

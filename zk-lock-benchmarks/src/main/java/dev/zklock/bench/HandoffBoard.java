@@ -11,6 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A few counters in a memory-mapped file, shared by every JVM that contends for
  * one lock: when the last holder started to release it, and how many acquisitions
@@ -32,7 +34,7 @@ public final class HandoffBoard {
 
 	private static final int ACQUISITIONS = 8;
 
-	private static HandoffBoard shared;
+	private static @Nullable HandoffBoard shared;
 
 	private final Path file;
 

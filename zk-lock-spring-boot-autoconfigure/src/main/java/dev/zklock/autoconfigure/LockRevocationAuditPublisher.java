@@ -48,9 +48,11 @@ final class LockRevocationAuditPublisher implements LockRevocationListener {
 		data.put("path", revocation.path());
 		data.put("nodes", revocation.revoked().stream().map(LockRevocation.RevokedHolder::path).toList());
 		data.put("owners", revocation.revoked().stream().map((holder) -> String.valueOf(holder.owner())).toList());
+		// the copy takes the type AuditEvent asks for, Map<String, @Nullable Object>, which javac
+		// sees from JDK 22 on and not before; a declared type would fail NullAway on one of them
 		try {
 			this.publisher.publishEvent(new AuditApplicationEvent(
-					(revocation.principal() != null) ? revocation.principal() : "", TYPE, data));
+					(revocation.principal() != null) ? revocation.principal() : "", TYPE, new LinkedHashMap<>(data)));
 		}
 		catch (RuntimeException ex) {
 			logger.warn("Could not publish the audit event of the revocation of lock '{}'", revocation.name(), ex);

@@ -7,6 +7,8 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Temporary directories of the fixtures.
  */
@@ -25,7 +27,7 @@ final class Directories {
 	 * @param prefix the name prefix
 	 * @return the new directory
 	 */
-	static Path createTemporary(Path parent, String prefix) {
+	static Path createTemporary(@Nullable Path parent, String prefix) {
 		try {
 			return (parent != null) ? Files.createTempDirectory(parent, prefix) : Files.createTempDirectory(prefix);
 		}

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
 import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -65,7 +66,7 @@ final class DockerTestCondition implements ExecutionCondition {
 	 * only when nothing else is wrong
 	 * @return the reason, with what to do
 	 */
-	static String problem(Setup setup, BooleanSupplier testcontainersAnswers) {
+	static @Nullable String problem(Setup setup, BooleanSupplier testcontainersAnswers) {
 		if (setup.bridge() == Bridge.ABSENT) {
 			List<String> needs = new ArrayList<>();
 			if (setup.inContainer() && !setup.hostOverride()) {

@@ -9,6 +9,7 @@ import java.util.Map;
 
 import org.apache.zookeeper.server.embedded.ExitHandler;
 import org.apache.zookeeper.server.embedded.ZooKeeperServerEmbedded;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A standalone ZooKeeper server in the test JVM, on ZooKeeper's own
@@ -48,7 +49,7 @@ public final class InJvmZooKeeper implements AutoCloseable {
 
 	private final Duration startupTimeout;
 
-	private ZooKeeperServerEmbedded server;
+	private @Nullable ZooKeeperServerEmbedded server;
 
 	private InJvmZooKeeper(Builder builder) {
 		this.directory = Directories.createTemporary(builder.parentDirectory, "zk-lock-in-jvm-");
@@ -180,9 +181,9 @@ public final class InJvmZooKeeper implements AutoCloseable {
 
 		private Duration tickTime = Duration.ofMillis(2000);
 
-		private Duration containerCheckInterval;
+		private @Nullable Duration containerCheckInterval;
 
-		private Integer containerSweepsPerMinute;
+		private @Nullable Integer containerSweepsPerMinute;
 
 		private final Map<String, String> settings = new LinkedHashMap<>();
 
@@ -190,7 +191,7 @@ public final class InJvmZooKeeper implements AutoCloseable {
 
 		private int port;
 
-		private Path parentDirectory;
+		private @Nullable Path parentDirectory;
 
 		private Builder() {
 		}

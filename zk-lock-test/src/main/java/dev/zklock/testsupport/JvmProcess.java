@@ -25,6 +25,8 @@ import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A main class run in its own JVM, launched with the test JVM's java binary and class
  * path (less the entries left out with {@link Builder#classPathWithout(String...)}): a
@@ -76,7 +78,7 @@ public final class JvmProcess {
 
 	private final Map<String, String> systemProperties;
 
-	private final Consumer<String> outputListener;
+	private final @Nullable Consumer<String> outputListener;
 
 	private final Map<String, String> environment;
 
@@ -84,11 +86,11 @@ public final class JvmProcess {
 
 	private final List<String> classPathExclusions;
 
-	private final Integer uid;
+	private final @Nullable Integer uid;
 
-	private volatile Process process;
+	private volatile @Nullable Process process;
 
-	private volatile BufferedWriter input;
+	private volatile @Nullable BufferedWriter input;
 
 	private volatile boolean paused;
 
@@ -160,15 +162,18 @@ public final class JvmProcess {
 		if (this.outputListener == null) {
 			builder.redirectOutput(Redirect.appendTo(this.logFile.toFile()));
 		}
+		Process started;
 		try {
-			this.process = builder.start();
+			started = builder.start();
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("Could not launch " + this.name + ": " + command, ex);
 		}
-		this.input = new BufferedWriter(new OutputStreamWriter(this.process.getOutputStream(), StandardCharsets.UTF_8));
-		if (this.outputListener != null) {
-			Thread pump = new Thread(() -> pumpOutput(this.process), this.name + " output");
+		this.process = started;
+		this.input = new BufferedWriter(new OutputStreamWriter(started.getOutputStream(), StandardCharsets.UTF_8));
+		Consumer<String> listener = this.outputListener;
+		if (listener != null) {
+			Thread pump = new Thread(() -> pumpOutput(started, listener), this.name + " output");
 			pump.setDaemon(true);
 			pump.start();
 		}
@@ -385,7 +390,7 @@ public final class JvmProcess {
 		return this.name;
 	}
 
-	private void pumpOutput(Process source) {
+	private void pumpOutput(Process source, Consumer<String> listener) {
 		try (BufferedReader reader = new BufferedReader(
 				new InputStreamReader(source.getInputStream(), StandardCharsets.UTF_8));
 				BufferedWriter log = Files.newBufferedWriter(this.logFile, StandardCharsets.UTF_8,
@@ -396,7 +401,7 @@ public final class JvmProcess {
 				log.newLine();
 				log.flush();
 				try {
-					this.outputListener.accept(line);
+					listener.accept(line);
 				}
 				catch (RuntimeException ex) {
 					log.write("(output listener failed: " + ex + ")");
@@ -478,7 +483,7 @@ public final class JvmProcess {
 
 		private final String mainClass;
 
-		private Path directory;
+		private @Nullable Path directory;
 
 		private String logFileName = "process.log";
 
@@ -488,7 +493,7 @@ public final class JvmProcess {
 
 		private final Map<String, String> systemProperties = new LinkedHashMap<>();
 
-		private Consumer<String> outputListener;
+		private @Nullable Consumer<String> outputListener;
 
 		private final Map<String, String> environment = new LinkedHashMap<>();
 
@@ -496,9 +501,9 @@ public final class JvmProcess {
 
 		private final List<String> classPathExclusions = new ArrayList<>();
 
-		private Path javaHome;
+		private @Nullable Path javaHome;
 
-		private Integer uid;
+		private @Nullable Integer uid;
 
 		private Builder(String name, String mainClass) {
 			this.name = name;

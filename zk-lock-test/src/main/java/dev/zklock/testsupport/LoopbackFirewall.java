@@ -15,6 +15,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Network partitions between processes on 127.0.0.1, cut at the packet level with
  * nftables. Every process that may be cut off runs as a user of its own (see
@@ -75,7 +77,7 @@ public final class LoopbackFirewall implements AutoCloseable {
 	 * Why a firewall cannot be installed here.
 	 * @return the reason, or {@code null} when it can
 	 */
-	public static String unavailableReason() {
+	public static @Nullable String unavailableReason() {
 		if (!System.getProperty("os.name", "").toLowerCase().contains("linux")) {
 			return "network partitions need Linux nftables, not " + System.getProperty("os.name");
 		}
@@ -282,7 +284,7 @@ public final class LoopbackFirewall implements AutoCloseable {
 	}
 
 	// null when the command succeeded, else its output
-	private static String run(List<String> command) {
+	private static @Nullable String run(List<String> command) {
 		try {
 			Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
 			String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -2,10 +2,12 @@ package dev.zklock.testsupport;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 import org.awaitility.core.ConditionTimeoutException;
+import org.jspecify.annotations.Nullable;
 
 import static org.awaitility.Awaitility.await;
 
@@ -63,10 +65,11 @@ public final class OutputLines implements Consumer<String> {
 			throw new AssertionError(
 					process + " did not print '" + prefix + "' within " + timeout + ": " + process.diagnostics(), ex);
 		}
-		return find(prefix);
+		// lines are only ever added, so the line found by the wait is still there
+		return Objects.requireNonNull(find(prefix));
 	}
 
-	private String find(String prefix) {
+	private @Nullable String find(String prefix) {
 		return this.lines.stream().filter((line) -> line.startsWith(prefix)).findFirst().orElse(null);
 	}
 

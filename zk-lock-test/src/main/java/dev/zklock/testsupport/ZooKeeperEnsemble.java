@@ -16,6 +16,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An ensemble of ZooKeeper servers, each in its own JVM
@@ -459,7 +460,7 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
 
 		private Duration tickTime = Duration.ofMillis(500);
 
-		private Duration containerCheckInterval;
+		private @Nullable Duration containerCheckInterval;
 
 		private List<String> jvmOptions = JvmProcess.DEFAULT_JVM_OPTIONS;
 
@@ -467,7 +468,7 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
 
 		private Duration startupTimeout = Duration.ofSeconds(90);
 
-		private LoopbackFirewall firewall;
+		private @Nullable LoopbackFirewall firewall;
 
 		private Builder() {
 		}

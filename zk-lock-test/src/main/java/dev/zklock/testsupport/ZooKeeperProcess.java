@@ -6,6 +6,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A standalone ZooKeeper server in its own JVM
  * ({@code org.apache.zookeeper.server.ZooKeeperServerMain}), launched with the test JVM's
@@ -210,7 +212,7 @@ public final class ZooKeeperProcess implements AutoCloseable {
 
 		private Duration tickTime = Duration.ofMillis(2000);
 
-		private Duration containerCheckInterval;
+		private @Nullable Duration containerCheckInterval;
 
 		private boolean forceSync = true;
 

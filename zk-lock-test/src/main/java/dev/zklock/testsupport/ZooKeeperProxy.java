@@ -22,6 +22,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * An in-process TCP proxy in front of ZooKeeper servers, one listening port on
  * 127.0.0.1 per server, so that a client given {@link #connectString()} reaches the
@@ -340,13 +342,13 @@ public final class ZooKeeperProxy implements AutoCloseable {
 
 		private final Socket client;
 
-		private volatile Socket server;
+		private volatile @Nullable Socket server;
 
 		private volatile boolean closed;
 
 		private volatile int resetOnReplyXid;
 
-		private volatile DeleteTrap replyTrap;
+		private volatile @Nullable DeleteTrap replyTrap;
 
 		Link(Socket client) {
 			this.client = client;
@@ -369,18 +371,18 @@ public final class ZooKeeperProxy implements AutoCloseable {
 					reset();
 					return;
 				}
-				daemon("proxy " + ZooKeeperProxy.this.name + " reply pump", this::pumpReplies);
-				pumpRequests();
+				daemon("proxy " + ZooKeeperProxy.this.name + " reply pump", () -> pumpReplies(upstream));
+				pumpRequests(upstream);
 			}
 			catch (IOException ex) {
 				reset();
 			}
 		}
 
-		private void pumpRequests() {
+		private void pumpRequests(Socket upstream) {
 			try (DataInputStream in = new DataInputStream(new BufferedInputStream(this.client.getInputStream()));
 					DataOutputStream out = new DataOutputStream(
-							new BufferedOutputStream(this.server.getOutputStream()))) {
+							new BufferedOutputStream(upstream.getOutputStream()))) {
 				for (int index = 0;; index++) {
 					byte[] packet = readPacket(in);
 					awaitPassable(this);
@@ -408,8 +410,8 @@ public final class ZooKeeperProxy implements AutoCloseable {
 			}
 		}
 
-		private void pumpReplies() {
-			try (DataInputStream in = new DataInputStream(new BufferedInputStream(this.server.getInputStream()));
+		private void pumpReplies(Socket upstream) {
+			try (DataInputStream in = new DataInputStream(new BufferedInputStream(upstream.getInputStream()));
 					DataOutputStream out = new DataOutputStream(
 							new BufferedOutputStream(this.client.getOutputStream()))) {
 				for (int index = 0;; index++) {
@@ -472,7 +474,7 @@ public final class ZooKeeperProxy implements AutoCloseable {
 		}
 
 		// the trap to report once the create is sent on; blackholes first, so no reply can slip through
-		private CreateTrap springCreateTrap(byte[] request) {
+		private @Nullable CreateTrap springCreateTrap(byte[] request) {
 			CreateTrap armed = ZooKeeperProxy.this.createTrap.get();
 			if (armed == null) {
 				return null;
@@ -491,7 +493,7 @@ public final class ZooKeeperProxy implements AutoCloseable {
 			return armed;
 		}
 
-		private byte[] readPacket(DataInputStream in) throws IOException {
+		private byte @Nullable [] readPacket(DataInputStream in) throws IOException {
 			int length;
 			try {
 				length = in.readInt();
@@ -523,7 +525,7 @@ public final class ZooKeeperProxy implements AutoCloseable {
 			ZooKeeperProxy.this.links.remove(this);
 		}
 
-		private void abort(Socket socket) {
+		private void abort(@Nullable Socket socket) {
 			if (socket == null) {
 				return;
 			}
@@ -536,7 +538,7 @@ public final class ZooKeeperProxy implements AutoCloseable {
 			quietlyClose(socket);
 		}
 
-		private void quietlyClose(Socket socket) {
+		private void quietlyClose(@Nullable Socket socket) {
 			if (socket != null) {
 				try {
 					socket.close();

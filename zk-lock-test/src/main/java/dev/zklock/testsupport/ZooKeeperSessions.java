@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Ends sessions of a live client on the server, as a pause longer than the session
@@ -91,7 +92,7 @@ public final class ZooKeeperSessions {
 		return sessionId;
 	}
 
-	private static ZooKeeper currentHandle(CuratorFramework client) {
+	private static @Nullable ZooKeeper currentHandle(CuratorFramework client) {
 		try {
 			return client.getZookeeperClient().getZooKeeper();
 		}

@@ -2,6 +2,7 @@ package dev.zklock.sample.inventory;
 
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,7 +27,7 @@ public class StallHook {
 
 	private static final Logger logger = LoggerFactory.getLogger(StallHook.class);
 
-	private final String sku;
+	private final @Nullable String sku;
 
 	private final Duration stallFor;
 

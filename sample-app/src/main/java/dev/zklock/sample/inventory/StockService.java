@@ -2,7 +2,9 @@ package dev.zklock.sample.inventory;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,12 +63,13 @@ public class StockService {
 	 * @return whether they were taken, and the row
 	 */
 	@DistributedLock(name = LOCK, key = "#warehouse + ':' + #sku", timeout = "${sample.stock.lock-timeout:10s}")
-	public StockUpdate take(String warehouse, String sku, int quantity, FencingToken fence) {
-		StockLevel claimed = this.fencedStock.claim(warehouse, sku, fence.value());
+	public StockUpdate take(String warehouse, String sku, int quantity, @Nullable FencingToken fence) {
+		long token = filledIn(fence);
+		StockLevel claimed = this.fencedStock.claim(warehouse, sku, token);
 		if (claimed.quantity() < quantity) {
 			return new StockUpdate(false, claimed);
 		}
-		return new StockUpdate(true, this.fencedStock.write(claimed, claimed.quantity() - quantity, fence.value()));
+		return new StockUpdate(true, this.fencedStock.write(claimed, claimed.quantity() - quantity, token));
 	}
 
 	/**
@@ -78,9 +81,10 @@ public class StockService {
 	 * @return the row
 	 */
 	@DistributedLock(name = LOCK, key = "#warehouse + ':' + #sku", timeout = "${sample.stock.lock-timeout:10s}")
-	public StockLevel putBack(String warehouse, String sku, int quantity, FencingToken fence) {
-		StockLevel claimed = this.fencedStock.claim(warehouse, sku, fence.value());
-		return this.fencedStock.write(claimed, claimed.quantity() + quantity, fence.value());
+	public StockLevel putBack(String warehouse, String sku, int quantity, @Nullable FencingToken fence) {
+		long token = filledIn(fence);
+		StockLevel claimed = this.fencedStock.claim(warehouse, sku, token);
+		return this.fencedStock.write(claimed, claimed.quantity() + quantity, token);
 	}
 
 	/**
@@ -154,6 +158,11 @@ public class StockService {
 	 */
 	public List<StockLevel> list() {
 		return this.repository.findAll();
+	}
+
+	// @DistributedLock replaces the caller's null with the token of the lock it holds
+	private static long filledIn(@Nullable FencingToken fence) {
+		return Objects.requireNonNull(fence, "No fencing token: call this through the Spring proxy").value();
 	}
 
 }

@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -148,7 +149,8 @@ public final class OrderLoad {
 		}
 		catch (RuntimeException ex) {
 			tally.latencyMicros[order] = -1;
-			tally.fail(ex.getMessage());
+			// List.copyOf in the report rejects null, and some exceptions have no message
+			tally.fail(Objects.requireNonNullElse(ex.getMessage(), ex.toString()));
 		}
 		finally {
 			tally.requestsPerTarget.incrementAndGet(target);

@@ -9,6 +9,8 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -96,7 +98,7 @@ public final class SampleClient {
 	 * @return the answer
 	 * @throws UncheckedIOException when the instance does not answer
 	 */
-	public Answer send(String method, String path, Object body) {
+	public Answer send(String method, String path, @Nullable Object body) {
 		HttpRequest.Builder request = HttpRequest.newBuilder(this.base.resolve(path))
 			.timeout(this.requestTimeout)
 			.header("Accept", "application/json");

@@ -2,6 +2,8 @@ package dev.zklock.sample.orders;
 
 import java.time.Instant;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * An order of some units of one product from one warehouse.
  *
@@ -15,7 +17,7 @@ import java.time.Instant;
  * @param createdAt when it was placed
  * @param updatedAt when it last changed
  */
-public record Order(long id, String warehouse, String sku, int quantity, OrderStatus status, String reason,
+public record Order(long id, String warehouse, String sku, int quantity, OrderStatus status, @Nullable String reason,
 		String instance, Instant createdAt, Instant updatedAt) {
 
 }

@@ -3,6 +3,8 @@ package dev.zklock.sample.orders;
 import java.net.URI;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -42,7 +44,7 @@ class OrderController {
 	}
 
 	@GetMapping
-	List<Order> latest(@RequestParam(required = false) String sku, @RequestParam(defaultValue = "20") int limit) {
+	List<Order> latest(@RequestParam(required = false) @Nullable String sku, @RequestParam(defaultValue = "20") int limit) {
 		return this.orders.latest(sku, Math.max(1, Math.min(limit, 1000)));
 	}
 

@@ -8,7 +8,10 @@ import java.time.ZoneOffset;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.support.GeneratedKeyHolder;
@@ -44,7 +47,7 @@ public class OrderRepository {
 					+ "VALUES (?, ?, ?, ?, ?, ?, ?)")
 			.params(order.warehouse(), order.sku(), order.quantity(), status.name(), instance, now, now)
 			.update(keys, "id");
-		long id = keys.getKeyAs(Long.class);
+		long id = Objects.requireNonNull(keys.getKeyAs(Long.class), "The database returned no generated order id");
 		return new Order(id, order.warehouse(), order.sku(), order.quantity(), status, null, instance, now.toInstant(),
 				now.toInstant());
 	}
@@ -67,7 +70,7 @@ public class OrderRepository {
 	 * @param limit the largest number of orders
 	 * @return the orders, newest first
 	 */
-	public List<Order> findLatest(String sku, int limit) {
+	public List<Order> findLatest(@Nullable String sku, int limit) {
 		String where = (sku != null) ? " WHERE sku = :sku" : "";
 		JdbcClient.StatementSpec statement = this.jdbc
 			.sql("SELECT " + COLUMNS + " FROM orders" + where + " ORDER BY id DESC LIMIT :limit")
@@ -98,10 +101,14 @@ public class OrderRepository {
 	 * @param reason why, or {@code null}
 	 * @return the order as changed
 	 */
-	public Order setStatus(Order order, OrderStatus status, String reason) {
+	public Order setStatus(Order order, OrderStatus status, @Nullable String reason) {
 		OffsetDateTime now = now();
 		this.jdbc.sql("UPDATE orders SET status = ?, reason = ?, updated_at = ? WHERE id = ?")
-			.params(status.name(), reason, now, order.id())
+			// one by one: param(Object) takes a null reason, params(Object...) does not say so
+			.param(status.name())
+			.param(reason)
+			.param(now)
+			.param(order.id())
 			.update();
 		return new Order(order.id(), order.warehouse(), order.sku(), order.quantity(), status, reason, order.instance(),
 				order.createdAt(), now.toInstant());

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -97,7 +98,7 @@ public class OrderService {
 	 * @param limit the largest number
 	 * @return the orders, newest first, read without locks
 	 */
-	public List<Order> latest(String sku, int limit) {
+	public List<Order> latest(@Nullable String sku, int limit) {
 		return this.repository.findLatest(sku, limit);
 	}
 

@@ -1,5 +1,7 @@
 package dev.zklock.sample.orders;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The payment gateway had no free permit; the order stays reserved and can be paid
  * again.
@@ -11,7 +13,7 @@ public class PaymentBusyException extends RuntimeException {
 	 * @param orderId the order
 	 * @param message the gateway's answer
 	 */
-	public PaymentBusyException(long orderId, String message) {
+	public PaymentBusyException(long orderId, @Nullable String message) {
 		super("Order " + orderId + " was not paid: " + message);
 	}
 

@@ -1,5 +1,7 @@
 package dev.zklock.sample.payment;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * What the payment gateway answered.
  *
@@ -7,7 +9,7 @@ package dev.zklock.sample.payment;
  * @param reference the gateway's reference of an approved payment, or {@code null}
  * @param message why it did not go through, or {@code null}
  */
-public record PaymentResult(boolean approved, String reference, String message) {
+public record PaymentResult(boolean approved, @Nullable String reference, @Nullable String message) {
 
 	/**
 	 * An approved payment.

@@ -1,0 +1,7 @@
+/**
+ * Stock levels, changed under per-item locks with fenced writes.
+ */
+@NullMarked
+package dev.zklock.sample.inventory;
+
+import org.jspecify.annotations.NullMarked;
