@@ -9,6 +9,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 /**
  * The second JVM of the two-JVM runs: its threads contend for the same key as
  * the benchmark's, counting their acquisitions and marking their releases on the
@@ -18,6 +21,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * input closes.
  */
 public final class Contender {
+
+	private static final Logger logger = LoggerFactory.getLogger(Contender.class);
 
 	/**
 	 * Cycles the threads run together before the contender reports ready: enough
@@ -54,16 +59,17 @@ public final class Contender {
 					}
 				}
 				catch (Exception ex) {
-					ex.printStackTrace();
+					logger.error("Contender thread {} stopped", Thread.currentThread().getName(), ex);
 				}
 			}, "contender-" + i);
 			workers.add(worker);
 			worker.start();
 		}
 		if (!warmedUp.await(WARM_UP_LIMIT_SECONDS, TimeUnit.SECONDS)) {
-			System.err.println("Contender ran " + (WARM_UP_CYCLES - warmedUp.getCount()) + " of " + WARM_UP_CYCLES
-					+ " warm-up cycles in " + WARM_UP_LIMIT_SECONDS + " s; starting anyway");
+			logger.warn("Contender ran {} of {} warm-up cycles in {} s; starting anyway",
+					WARM_UP_CYCLES - warmedUp.getCount(), WARM_UP_CYCLES, WARM_UP_LIMIT_SECONDS);
 		}
+		// the handshake with ContenderProcess, which reads this process's standard output: not a log line
 		System.out.println("ready");
 		System.out.flush();
 		BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));

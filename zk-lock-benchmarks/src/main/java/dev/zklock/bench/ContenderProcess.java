@@ -43,7 +43,12 @@ final class ContenderProcess implements AutoCloseable {
 		BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
 		CompletableFuture<String> ready = CompletableFuture.supplyAsync(() -> {
 			try {
-				return out.readLine();
+				// log lines may come first when a logging backend writes to the console
+				String line = out.readLine();
+				while (line != null && !"ready".equals(line)) {
+					line = out.readLine();
+				}
+				return line;
 			}
 			catch (IOException ex) {
 				return null;
