@@ -3,7 +3,6 @@ package dev.zklock.actuate;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
@@ -24,8 +23,8 @@ import dev.zklock.actuate.LockQueuesDescriptor.Participant;
  * path segment by {@link KeyEncoder}, so whatever it contains, only nodes below
  * {@code <basePath>/<encoded name>} are read. Each key shows its nodes in order of
  * their sequence numbers: holders of a MUTEX or WRITE lock come first, READ nodes
- * hold while no WRITE node is ahead of them, and a semaphore shows its leases
- * (held permits) and then the queue of threads waiting for one. At most
+ * hold while no WRITE node is ahead of them, and a semaphore's lease nodes hold
+ * while fewer leases than the permits in their name are ahead of them. At most
  * {@value #MAX_KEYS} keys with at most {@value #MAX_PARTICIPANTS} participants each
  * are read.
  */
@@ -41,9 +40,7 @@ public class LockQueueReader {
 
 	private static final String WRITE_NODE = "__WRIT__";
 
-	private static final String SEMAPHORE_LEASES = "leases";
-
-	private static final String SEMAPHORE_QUEUE = "locks";
+	private static final String LEASE_NODE = "lease-";
 
 	private final CuratorFramework client;
 
@@ -106,9 +103,7 @@ public class LockQueueReader {
 		List<Participant> participants = new ArrayList<>();
 		participants.addAll(queue(keyPath, children, MUTEX_NODE));
 		participants.addAll(queue(keyPath, children, READ_NODE, WRITE_NODE));
-		if (children.contains(SEMAPHORE_LEASES) || children.contains(SEMAPHORE_QUEUE)) {
-			participants.addAll(semaphore(keyPath));
-		}
+		participants.addAll(semaphore(keyPath, children));
 		return participants;
 	}
 
@@ -133,81 +128,34 @@ public class LockQueueReader {
 		return queue;
 	}
 
-	// Leases are taken permits. Threads queue on an inner lock; its head takes a
-	// lease and then waits, still at the head, while there are more leases than
-	// permits. Only the head creates leases, one at a time, so its lease is the one
-	// attributed by headLease; every other lease is held.
-	private List<Participant> semaphore(String keyPath) throws Exception {
-		String queuePath = keyPath + "/" + SEMAPHORE_QUEUE;
-		Stat queueStat = new Stat();
-		List<Node> queue = new ArrayList<>();
-		for (String node : sortedNodes(children(queuePath, queueStat), MUTEX_NODE)) {
-			Node read = read(queuePath + "/" + node, node, LockMode.SEMAPHORE, "WAITING");
-			if (read != null) {
-				queue.add(read);
+	// Lease nodes in order: a lease holds while fewer leases than its permits are ahead
+	private List<Participant> semaphore(String keyPath, List<String> children) throws Exception {
+		List<String> leases = sortedNodes(children, LEASE_NODE);
+		List<Participant> participants = new ArrayList<>(leases.size());
+		for (int i = 0; i < leases.size(); i++) {
+			String lease = leases.get(i);
+			String state = (i < permits(lease)) ? "HELD" : "WAITING";
+			Participant participant = participant(keyPath + "/" + lease, lease, LockMode.SEMAPHORE, state);
+			if (participant != null) {
+				participants.add(participant);
 			}
-		}
-		String leasesPath = keyPath + "/" + SEMAPHORE_LEASES;
-		List<Node> leases = new ArrayList<>();
-		for (String node : sortedNodes(children(leasesPath), "lease-")) {
-			Node lease = read(leasesPath + "/" + node, node, LockMode.SEMAPHORE, "HELD");
-			if (lease != null) {
-				leases.add(lease);
-			}
-		}
-		Node headLease = queue.isEmpty() ? null : headLease(queue.get(0), leases, queueStat.getPzxid());
-		List<Participant> participants = new ArrayList<>();
-		for (Node lease : leases) {
-			Participant participant = lease.participant();
-			if (lease == headLease) {
-				participant = new Participant(participant.node(), participant.sequence(), participant.mode(),
-						"ACQUIRING", participant.owner(), participant.sessionId(), participant.created(), null);
-			}
-			participants.add(participant);
-		}
-		for (int i = (headLease != null) ? 1 : 0; i < queue.size(); i++) {
-			participants.add(queue.get(i).participant());
 		}
 		return participants;
 	}
 
-	/**
-	 * The lease the head of the queue created, or {@code null} when it has none or
-	 * it cannot be told. Candidates are leases newer than the head's queue node with
-	 * the head's session and the head's node data. When that data names a thread
-	 * (owner data on, {@code zk-lock.owner-data=true}, the default), the head's
-	 * thread is blocked in its acquisition, so the newest candidate is its lease.
-	 * Without owner data all threads of a process write the same data; a candidate
-	 * is then the head's only when it is newer than the last change of the queue
-	 * (pzxid of the {@code locks} node), as every earlier head took its lease before
-	 * leaving the queue. Otherwise the head's lease shows as HELD and the head as
-	 * WAITING.
-	 */
-	static @Nullable Node headLease(Node head, List<Node> leases, long queuePzxid) {
-		Node newest = null;
-		for (Node lease : leases) {
-			if (lease.czxid() > head.czxid() && lease.sessionId() == head.sessionId()
-					&& Arrays.equals(lease.data(), head.data()) && (newest == null || lease.czxid() > newest.czxid())) {
-				newest = lease;
-			}
+	// The permits a lease's owner counts with: lease-<permits>-<sequence>
+	static int permits(String lease) {
+		int start = lease.lastIndexOf(LEASE_NODE) + LEASE_NODE.length();
+		int end = lease.lastIndexOf('-');
+		try {
+			return (start >= LEASE_NODE.length() && end > start) ? Integer.parseInt(lease.substring(start, end)) : 0;
 		}
-		if (newest == null) {
-			return null;
+		catch (NumberFormatException ex) {
+			return 0;
 		}
-		return (namesThread(head.data()) || newest.czxid() > queuePzxid) ? newest : null;
-	}
-
-	// Owner data as written by LockOwnerData.json(..)
-	private static boolean namesThread(byte[] data) {
-		return data != null && new String(data, StandardCharsets.UTF_8).contains("\"thread\":\"");
 	}
 
 	private @Nullable Participant participant(String path, String node, LockMode mode, String state) throws Exception {
-		Node read = read(path, node, mode, state);
-		return (read != null) ? read.participant() : null;
-	}
-
-	private @Nullable Node read(String path, String node, LockMode mode, String state) throws Exception {
 		Stat stat = new Stat();
 		byte[] data;
 		try {
@@ -218,19 +166,14 @@ public class LockQueueReader {
 		}
 		String owner = (data != null && data.length > 0) ? new String(data, StandardCharsets.UTF_8) : null;
 		Long fencingToken = "HELD".equals(state) ? stat.getCzxid() : null;
-		Participant participant = new Participant(node, sequence(node), mode.name(), state, owner,
+		return new Participant(node, sequence(node), mode.name(), state, owner,
 				"0x" + Long.toHexString(stat.getEphemeralOwner()), Instant.ofEpochMilli(stat.getCtime()),
 				fencingToken);
-		return new Node(participant, stat.getCzxid(), stat.getEphemeralOwner(), data);
 	}
 
 	private @Nullable List<String> children(String path) throws Exception {
-		return children(path, new Stat());
-	}
-
-	private @Nullable List<String> children(String path, Stat stat) throws Exception {
 		try {
-			return new ArrayList<>(this.client.getChildren().storingStatIn(stat).forPath(path));
+			return new ArrayList<>(this.client.getChildren().forPath(path));
 		}
 		catch (KeeperException.NoNodeException ex) {
 			return null;
@@ -309,10 +252,6 @@ public class LockQueueReader {
 			}
 		}
 		return new String(bytes, 0, length, StandardCharsets.UTF_8);
-	}
-
-	record Node(Participant participant, long czxid, long sessionId, byte[] data) {
-
 	}
 
 }

@@ -31,10 +31,11 @@ import dev.zklock.annotation.LockMode;
  * {@link KeyEncoder} into one safe path segment; a request without keys uses the
  * reserved segment {@link KeyEncoder#NO_KEY}. MUTEX, READ and WRITE follow the
  * protocols of Curator's {@code InterProcessMutex} and
- * {@code InterProcessReadWriteLock}, SEMAPHORE that of
- * {@code InterProcessSemaphoreV2}, so Curator's recipes and zk-lock exclude each
- * other. Each waiter watches one node, so a release wakes one waiter (or the
- * readers behind a writer). Parent nodes are containers that ZooKeeper removes
+ * {@code InterProcessReadWriteLock}, so Curator's recipes and zk-lock exclude each
+ * other. SEMAPHORE has its own protocol: its lease nodes are its queue, which
+ * costs three operations per uncontended cycle; it does not exclude Curator's
+ * {@code InterProcessSemaphoreV2}. Each waiter watches one node (the first
+ * SEMAPHORE waiter, the queue), so a release wakes a bounded number of waiters. Parent nodes are containers that ZooKeeper removes
  * once empty. MUTEX, READ/WRITE and SEMAPHORE on the same name and key are
  * independent locks: use one family per name.
  * <p>

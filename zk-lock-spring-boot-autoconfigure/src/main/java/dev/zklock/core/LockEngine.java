@@ -168,11 +168,12 @@ final class LockEngine implements AutoCloseable {
 	NodeAttempt newAttempt(Acquisition.Target target, LockMode mode, int permits, byte @Nullable [] data,
 			boolean tryOnce) {
 		return switch (mode) {
-			case MUTEX -> new QueueAttempt(this.client, target.path(), QueueRule.MUTEX, data, tryOnce, null, 0);
+			case MUTEX -> new QueueAttempt(this.client, target.path(), QueueRule.MUTEX, data, tryOnce, null, 0, 1);
 			case READ -> new QueueAttempt(this.client, target.path(), QueueRule.READ, data, tryOnce,
-					target.fixedName(), target.writerSession());
-			case WRITE -> new QueueAttempt(this.client, target.path(), QueueRule.WRITE, data, tryOnce, null, 0);
-			case SEMAPHORE -> new LeaseAttempt(this.client, target.path(), permits, data, tryOnce);
+					target.fixedName(), target.writerSession(), 1);
+			case WRITE -> new QueueAttempt(this.client, target.path(), QueueRule.WRITE, data, tryOnce, null, 0, 1);
+			case SEMAPHORE -> new QueueAttempt(this.client, target.path(), QueueRule.SEMAPHORE, data, tryOnce, null, 0,
+					permits);
 		};
 	}
 

@@ -24,8 +24,8 @@ import dev.zklock.LockRevocationException.Problem;
  * Takes a lock away from its current holders, in whatever process they are: reads
  * the queue of {@code <base-path>/<name>/<key>} as the engine orders it, and deletes
  * the nodes that hold (the first MUTEX or WRITE node, every READ node no writer is
- * ahead of, every SEMAPHORE lease but that of a waiter at the head of its queue) in one
- * transaction, each with the version it was
+ * ahead of, every SEMAPHORE lease with fewer leases ahead of it than the permits
+ * its name carries) in one transaction, each with the version it was
  * read with, so that a node that changed or went meanwhile fails the whole
  * revocation and nothing is half-done. The next waiter then gets the lock with a
  * higher fencing token; the holder learns it from its {@link RevocationWatch}.
@@ -34,10 +34,6 @@ final class LockRevoker {
 
 	// revocations are logged under the manager users know and configure
 	private static final Logger logger = LoggerFactory.getLogger(CuratorLockManager.class);
-
-	private static final String SEMAPHORE_LEASES = "leases";
-
-	private static final String SEMAPHORE_QUEUE = "locks";
 
 	private final CuratorFramework client;
 
@@ -139,53 +135,20 @@ final class LockRevoker {
 					+ " lists its keys", null);
 		}
 		List<Holder> holders = new ArrayList<>();
-		if (children.contains(SEMAPHORE_LEASES) || children.contains(SEMAPHORE_QUEUE)) {
-			String leasesPath = ZKPaths.makePath(keyPath, SEMAPHORE_LEASES);
-			List<String> leases = children(leasesPath);
-			for (String lease : (leases != null) ? leases : List.<String>of()) {
-				read(leasesPath, lease, holders);
-			}
-			Holder waiting = headLease(ZKPaths.makePath(keyPath, SEMAPHORE_QUEUE), holders);
-			if (waiting != null) {
-				holders.remove(waiting);
+		List<String> leases = QueueRule.SEMAPHORE.sort(children);
+		for (int i = 0; i < leases.size(); i++) {
+			if (i < QueueRule.permitsOf(leases.get(i))) {
+				read(keyPath, leases.get(i), holders);
 			}
 		}
-		else {
-			for (String holder : queueHolders(children)) {
-				read(keyPath, holder, holders);
-			}
+		for (String holder : queueHolders(children)) {
+			read(keyPath, holder, holders);
 		}
 		if (holders.isEmpty()) {
 			throw new LockRevocationException(Problem.NO_HOLDER,
 					"Nobody holds " + what + " at " + keyPath + ": there is nothing to revoke", null);
 		}
 		return holders;
-	}
-
-	/**
-	 * The lease of the semaphore's waiter at the head of its queue: it creates a
-	 * lease while holding the queue's mutex and waits, its lease counted, until no
-	 * more leases than permits exist. That lease is the newest one of the head's
-	 * session created after its mutex node; it holds nothing yet.
-	 */
-	private @Nullable Holder headLease(String queuePath, List<Holder> leases) throws Exception {
-		List<String> queue = children(queuePath);
-		if (queue == null || queue.isEmpty()) {
-			return null;
-		}
-		String head = queue.stream().min(Comparator.comparing(QueueRule.MUTEX::sequence)).orElseThrow();
-		Stat headStat = this.client.checkExists().forPath(ZKPaths.makePath(queuePath, head));
-		if (headStat == null) {
-			return null;
-		}
-		Holder newest = null;
-		for (Holder lease : leases) {
-			if (lease.fencingToken() > headStat.getCzxid() && lease.session() == headStat.getEphemeralOwner()
-					&& (newest == null || lease.fencingToken() > newest.fencingToken())) {
-				newest = lease;
-			}
-		}
-		return newest;
 	}
 
 	/**
@@ -198,7 +161,7 @@ final class LockRevoker {
 		@Nullable String firstWriter = null;
 		for (String child : children) {
 			boolean write = child.contains(QueueRule.WRITE_NAME);
-			if (write || child.contains(QueueRule.READ_NAME) || child.contains(QueueRule.MUTEX.nodeName())) {
+			if (write || child.contains(QueueRule.READ_NAME) || child.contains(QueueRule.MUTEX.nodeName(1))) {
 				queue.add(child);
 			}
 			if (write && (firstWriter == null || sequence(child).compareTo(firstWriter) < 0)) {
@@ -223,7 +186,7 @@ final class LockRevoker {
 	}
 
 	private static String sequence(String child) {
-		return (child.contains(QueueRule.MUTEX.nodeName()) ? QueueRule.MUTEX : QueueRule.WRITE).sequence(child);
+		return (child.contains(QueueRule.MUTEX.nodeName(1)) ? QueueRule.MUTEX : QueueRule.WRITE).sequence(child);
 	}
 
 	private void read(String parent, String child, List<Holder> holders) throws Exception {

@@ -10,6 +10,7 @@ import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
@@ -19,17 +20,28 @@ import dev.zklock.LockException;
 
 /**
  * A {@link NodeAttempt} in a queue of ephemeral sequential nodes, ordered and
- * decided by a {@link QueueRule}: MUTEX, READ and WRITE. It creates a protected
- * node, reads the queue, and either holds or watches the node the rule names,
- * reading the queue again when that node goes.
+ * decided by a {@link QueueRule}: MUTEX, READ, WRITE and SEMAPHORE. It creates a
+ * protected node, reads the queue, and either holds or waits as the rule says,
+ * reading the queue again when woken.
  * <p>
  * The first read of the queue is sent right behind the create, without waiting
  * for its answer: ZooKeeper answers one session's requests in order, so that
- * listing already shows our node and an uncontended attempt takes one round trip.
+ * listing already shows our node and an uncontended attempt takes one round trip
+ * and three operations (create, read, delete) in every mode.
  * When it cannot be used (the create had to make the parent first, or was retried
  * after a connection loss) the queue is read again once our node is known.
+ * <p>
+ * A hand-off needs no second read when the last one proves it: sequence numbers
+ * under one parent only grow, so no node can join ahead of ours, and the parent, a
+ * container, is not swept while our node exists. When that read showed exactly one
+ * node ahead (MUTEX, WRITE) or one writer ahead (READ), the deletion of that node,
+ * reported on our own session, leaves none: our node holds. It is still checked to
+ * be of the current session; a node deleted by a third party meanwhile is found by
+ * the {@link RevocationWatch}, as a revoked hold is.
+ * <p>
  * Callbacks run on Curator's event thread and only send further background calls;
- * state changes under a {@link ReentrantLock}, so no caller waits in a monitor.
+ * state changes under a {@link java.util.concurrent.locks.ReentrantLock}, so no
+ * caller waits in a monitor.
  */
 final class QueueAttempt extends AbstractNodeAttempt {
 
@@ -47,13 +59,28 @@ final class QueueAttempt extends AbstractNodeAttempt {
 
 	private final long writerSession;
 
-	private final Watcher watcher = (event) -> readQueue();
+	private final int permits;
+
+	// one instance, so that ZooKeeper keeps one children watch of ours however often it is set
+	private final Watcher queueWatcher = (event) -> readQueue(true);
 
 	private @Nullable String ourPath;
 
 	private @Nullable Stat ourStat;
 
 	private boolean firstReadPending;
+
+	// the node whose deletion alone makes ours hold, while we watch it
+	private @Nullable String handOffFrom;
+
+	// counts the node watches set: only the newest one acts
+	private int watches;
+
+	// our place at the last read of the queue, or -1
+	private int lastIndex = -1;
+
+	// whether a SEMAPHORE node waited: once it holds, it wakes the waiter behind it
+	private boolean waited;
 
 	/**
 	 * Create an attempt.
@@ -67,12 +94,14 @@ final class QueueAttempt extends AbstractNodeAttempt {
 	 * name of a plain ephemeral node that holds as soon as it exists (a READ node of
 	 * the WRITE holder, sorted at its write node)
 	 * @param writerSession with a fixed name, the session of that write node; else 0
+	 * @param permits the permits of a SEMAPHORE, 1 for the other rules
 	 */
 	QueueAttempt(CuratorFramework client, String path, QueueRule rule, byte @Nullable [] data, boolean tryOnce,
-			@Nullable String fixedName, long writerSession) {
+			@Nullable String fixedName, long writerSession, int permits) {
 		super(client);
 		this.path = path;
 		this.rule = rule;
+		this.permits = permits;
 		this.data = data;
 		this.tryOnce = tryOnce;
 		this.fixedName = fixedName;
@@ -96,7 +125,7 @@ final class QueueAttempt extends AbstractNodeAttempt {
 			this.lock.unlock();
 		}
 		try {
-			String name = sequential ? this.rule.nodeName() : this.fixedName;
+			String name = sequential ? this.rule.nodeName(this.permits) : this.fixedName;
 			Nodes.create(this.client, ZKPaths.makePath(this.path, name),
 					sequential ? CreateMode.EPHEMERAL_SEQUENTIAL : CreateMode.EPHEMERAL, this.data,
 					(c, event) -> created(event));
@@ -126,6 +155,8 @@ final class QueueAttempt extends AbstractNodeAttempt {
 			old = this.ourPath;
 			this.ourPath = null;
 			this.ourStat = null;
+			this.handOffFrom = null;
+			this.lastIndex = -1;
 		}
 		finally {
 			this.lock.unlock();
@@ -173,7 +204,7 @@ final class QueueAttempt extends AbstractNodeAttempt {
 				this.lock.unlock();
 			}
 			if (created) {
-				readQueue();
+				readQueue(false);
 			}
 		}
 	}
@@ -194,10 +225,10 @@ final class QueueAttempt extends AbstractNodeAttempt {
 			this.lock.unlock();
 		}
 		if (Nodes.isOk(event) && event.getChildren() != null && event.getChildren().contains(ourName)) {
-			queueRead(event);
+			queueRead(event, false);
 		}
 		else {
-			readQueue();
+			readQueue(false);
 		}
 	}
 
@@ -232,7 +263,7 @@ final class QueueAttempt extends AbstractNodeAttempt {
 			held();
 		}
 		else if (!firstReadPending) {
-			readQueue();
+			readQueue(false);
 		}
 	}
 
@@ -269,7 +300,7 @@ final class QueueAttempt extends AbstractNodeAttempt {
 					held();
 				}
 				else {
-					readQueue();
+					readQueue(false);
 				}
 			}).forPath(nodePath);
 		}
@@ -278,20 +309,32 @@ final class QueueAttempt extends AbstractNodeAttempt {
 		}
 	}
 
-	private void readQueue() {
+	/**
+	 * Read the queue; with {@code watchQueue}, also watch its children, as the first
+	 * SEMAPHORE waiter does (a read with a watch is one operation, like one without).
+	 */
+	private void readQueue(boolean watchQueue) {
 		this.watching = false;
 		if (!isPending()) {
 			return;
 		}
 		try {
-			this.client.getChildren().inBackground((c, event) -> queueRead(event)).forPath(this.path);
+			if (watchQueue) {
+				this.client.getChildren()
+					.usingWatcher(this.queueWatcher)
+					.inBackground((c, event) -> queueRead(event, true))
+					.forPath(this.path);
+			}
+			else {
+				this.client.getChildren().inBackground((c, event) -> queueRead(event, false)).forPath(this.path);
+			}
 		}
 		catch (Exception ex) {
 			fail(ex);
 		}
 	}
 
-	private void queueRead(CuratorEvent event) {
+	private void queueRead(CuratorEvent event, boolean queueWatched) {
 		if (!Nodes.isOk(event)) {
 			fail(Nodes.error(event));
 			return;
@@ -323,29 +366,68 @@ final class QueueAttempt extends AbstractNodeAttempt {
 			requeue(ourName, "belongs to an earlier session");
 			return;
 		}
-		String blocker = this.rule.blocker(queue, index);
-		if (blocker == null) {
+		QueueRule.Wait next = this.rule.next(queue, index, this.permits);
+		if (next.holds()) {
 			held();
+			return;
 		}
-		else if (this.tryOnce) {
+		if (this.tryOnce) {
 			this.client.removeWatchers();
 			this.result.complete(null);
 			release();
+			return;
+		}
+		this.lock.lock();
+		try {
+			this.lastIndex = index;
+			this.waited = true;
+		}
+		finally {
+			this.lock.unlock();
+		}
+		if (next.wholeQueue()) {
+			if (queueWatched) {
+				this.watching = true;
+			}
+			else {
+				readQueue(true);
+			}
 		}
 		else {
-			watch(ZKPaths.makePath(this.path, blocker));
+			watch(ZKPaths.makePath(this.path, next.node()), next.deletionGrants());
 		}
 	}
 
-	// getData rather than exists: a watch on a node that is gone already is not left behind
-	private void watch(String blocker) {
+	/**
+	 * Watch the node we wait for. getData rather than exists: a watch on a node that
+	 * is gone already is not left behind. A SEMAPHORE waiter's predecessor that was
+	 * promoted meanwhile has written its data once (version above 0): read the queue
+	 * again, as its signal came before our watch.
+	 */
+	private void watch(String blocker, boolean deletionGrants) {
+		int generation;
+		this.lock.lock();
 		try {
-			this.client.getData().usingWatcher(this.watcher).inBackground((c, event) -> {
-				if (Nodes.isOk(event)) {
+			this.handOffFrom = deletionGrants ? blocker : null;
+			generation = ++this.watches;
+		}
+		finally {
+			this.lock.unlock();
+		}
+		Watcher woken = (event) -> woken(event, blocker, generation);
+		try {
+			this.client.getData().usingWatcher(woken).inBackground((c, event) -> {
+				Stat stat = event.getStat();
+				if (Nodes.isOk(event) && this.rule == QueueRule.SEMAPHORE && stat != null && stat.getVersion() > 0) {
+					readQueue(expectsFront());
+				}
+				else if (Nodes.isOk(event)) {
 					this.watching = true;
 				}
 				else if (event.getResultCode() == KeeperException.Code.NONODE.intValue()) {
-					readQueue();
+					// gone between our read and the watch: as good as a deletion reported by it
+					woken(new WatchedEvent(Watcher.Event.EventType.NodeDeleted,
+							Watcher.Event.KeeperState.SyncConnected, blocker), blocker, generation);
 				}
 				else {
 					fail(Nodes.error(event));
@@ -357,19 +439,67 @@ final class QueueAttempt extends AbstractNodeAttempt {
 		}
 	}
 
+	/**
+	 * The node we wait for changed, or the connection did. Its deletion makes ours
+	 * hold without reading the queue again when the last read proved it (see the
+	 * class comment); anything else reads the queue again.
+	 */
+	private void woken(WatchedEvent event, String blocker, int generation) {
+		boolean handOff;
+		Stat stat;
+		this.lock.lock();
+		try {
+			if (generation != this.watches) {
+				// an earlier watch: the newest one, set after it, reports for itself
+				return;
+			}
+			handOff = event.getType() == Watcher.Event.EventType.NodeDeleted && blocker.equals(this.handOffFrom)
+					&& !this.abandoned && !this.result.isDone() && this.ourPath != null;
+			this.handOffFrom = null;
+			stat = this.ourStat;
+		}
+		finally {
+			this.lock.unlock();
+		}
+		if (handOff && stat != null && isCurrentSession(stat.getEphemeralOwner())) {
+			this.watching = false;
+			logger.trace("Lock node ahead of ours under {} deleted: held without reading the queue again", this.path);
+			held();
+		}
+		else {
+			readQueue(expectsFront());
+		}
+	}
+
+	// A SEMAPHORE waiter at most one place behind the first waiter reads and watches the queue at once
+	private boolean expectsFront() {
+		this.lock.lock();
+		try {
+			return this.rule == QueueRule.SEMAPHORE && this.lastIndex >= 0 && this.lastIndex <= this.permits + 1;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
 	private void held() {
 		String nodePath;
 		Stat stat;
+		boolean promoted;
 		this.lock.lock();
 		try {
 			nodePath = this.ourPath;
 			stat = this.ourStat;
+			promoted = this.waited && this.rule == QueueRule.SEMAPHORE;
 		}
 		finally {
 			this.lock.unlock();
 		}
 		if (nodePath == null) {
 			return;
+		}
+		if (promoted) {
+			wakeSuccessor(nodePath);
 		}
 		CompletableFuture<LockNode> node = new CompletableFuture<>();
 		node.whenComplete((held, ex) -> {
@@ -391,6 +521,26 @@ final class QueueAttempt extends AbstractNodeAttempt {
 			}
 		});
 		Nodes.resolve(this.client, nodePath, stat, node);
+	}
+
+	/**
+	 * A SEMAPHORE waiter promoted to a holder keeps its node, so the waiter behind,
+	 * which watches it, would not learn that it moved up: writing our data once
+	 * (same bytes) wakes it. When the write is lost, the waiter wakes when our node
+	 * goes instead.
+	 */
+	private void wakeSuccessor(String nodePath) {
+		try {
+			if (this.data != null) {
+				this.client.setData().inBackground().forPath(nodePath, this.data);
+			}
+			else {
+				this.client.setData().inBackground().forPath(nodePath);
+			}
+		}
+		catch (Exception ex) {
+			logger.debug("Could not wake the waiter behind lock node {}; it wakes when the node goes", nodePath, ex);
+		}
 	}
 
 	private @Nullable Stat ourStat() {

@@ -7,12 +7,13 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * How the nodes of one queue are named and ordered, and when a node holds the
- * lock. The names and order are Curator's: {@code lock-} for
- * {@code InterProcessMutex}, {@code __READ__} and {@code __WRIT__} in one queue for
- * {@code InterProcessReadWriteLock}, so Curator's recipes and zk-lock exclude each
- * other on the same path. A node sorts by the sequence after its name; protected
- * nodes carry a prefix before the name, which does not count.
+ * How the nodes of one queue are named and ordered, when a node holds the lock, and
+ * what a node that does not hold waits for. MUTEX, READ and WRITE keep Curator's
+ * names and order: {@code lock-} for {@code InterProcessMutex}, {@code __READ__} and
+ * {@code __WRIT__} in one queue for {@code InterProcessReadWriteLock}, so Curator's
+ * recipes and zk-lock exclude each other on the same path. SEMAPHORE is zk-lock's
+ * own: its lease nodes are the queue. A node sorts by the sequence after its name;
+ * protected nodes carry a prefix before the name, which does not count.
  */
 enum QueueRule {
 
@@ -31,11 +32,23 @@ enum QueueRule {
 	 * A writer holds when it is first; otherwise it watches its predecessor, reader
 	 * or writer.
 	 */
-	WRITE(QueueRule.WRITE_NAME);
+	WRITE(QueueRule.WRITE_NAME),
+
+	/**
+	 * A lease node holds while fewer than {@code permits} nodes precede it. The
+	 * first waiter watches the whole queue, as any holder may leave first; every
+	 * later waiter watches its predecessor, which wakes it by deleting its node or,
+	 * once promoted to a holder, by writing its data. Each node names the permits
+	 * its owner counts with ({@code lease-3-0000000012}), so that readers of the
+	 * queue can tell holders from waiters.
+	 */
+	SEMAPHORE(QueueRule.LEASE_NAME);
 
 	static final String READ_NAME = "__READ__";
 
 	static final String WRITE_NAME = "__WRIT__";
+
+	static final String LEASE_NAME = "lease-";
 
 	private final String nodeName;
 
@@ -45,39 +58,61 @@ enum QueueRule {
 
 	/**
 	 * The name a node of this rule is created with, before its sequence.
+	 * @param permits the permits of a SEMAPHORE, 1 for the other rules
+	 * @return the name
 	 */
-	String nodeName() {
-		return this.nodeName;
+	String nodeName(int permits) {
+		return (this == SEMAPHORE) ? LEASE_NAME + permits + "-" : this.nodeName;
 	}
 
 	/**
-	 * The queue in order, as Curator sorts it.
+	 * The queue in order, as Curator sorts it; a SEMAPHORE queue keeps its lease
+	 * nodes only, as other children of its path are no leases.
 	 * @param children the children of the lock path
 	 * @return a sorted copy
 	 */
 	List<String> sort(List<String> children) {
-		List<String> sorted = new ArrayList<>(children);
+		List<String> sorted = new ArrayList<>(children.size());
+		for (String child : children) {
+			if (this != SEMAPHORE || child.contains(LEASE_NAME)) {
+				sorted.add(child);
+			}
+		}
 		sorted.sort(Comparator.comparing(this::sequence));
 		return sorted;
 	}
 
 	/**
-	 * Whether the node at {@code index} holds the lock, and if not, which node it
-	 * waits for.
+	 * Whether the node at {@code index} holds the lock, and if not, what it waits
+	 * for.
 	 * @param queue the sorted queue
 	 * @param index our place in it
-	 * @return {@code null} when our node holds, else the name of the node to watch
+	 * @param permits the permits of a SEMAPHORE, 1 for the other rules
+	 * @return what to do
 	 */
-	@Nullable String blocker(List<String> queue, int index) {
-		if (this != READ) {
-			return (index == 0) ? null : queue.get(index - 1);
-		}
-		for (int i = 0; i < index; i++) {
-			if (queue.get(i).contains(WRITE_NAME)) {
-				return queue.get(i);
+	Wait next(List<String> queue, int index, int permits) {
+		switch (this) {
+			case READ -> {
+				String firstWriter = null;
+				int writers = 0;
+				for (int i = 0; i < index; i++) {
+					if (queue.get(i).contains(WRITE_NAME)) {
+						firstWriter = (firstWriter != null) ? firstWriter : queue.get(i);
+						writers++;
+					}
+				}
+				return (firstWriter == null) ? Wait.HOLD : new Wait(firstWriter, false, writers == 1);
+			}
+			case SEMAPHORE -> {
+				if (index < permits) {
+					return Wait.HOLD;
+				}
+				return (index == permits) ? Wait.QUEUE : new Wait(queue.get(index - 1), false, false);
+			}
+			default -> {
+				return (index == 0) ? Wait.HOLD : new Wait(queue.get(index - 1), false, index == 1);
 			}
 		}
-		return null;
 	}
 
 	/**
@@ -87,9 +122,51 @@ enum QueueRule {
 	 * @return its sort key
 	 */
 	String sequence(String child) {
+		if (this == SEMAPHORE) {
+			return child.contains(LEASE_NAME) ? child.substring(child.lastIndexOf('-') + 1) : child;
+		}
 		int index = (this == MUTEX) ? child.lastIndexOf(this.nodeName)
 				: Math.max(child.lastIndexOf(READ_NAME), child.lastIndexOf(WRITE_NAME));
 		return (index >= 0) ? child.substring(index + this.nodeName.length()) : child;
+	}
+
+	/**
+	 * The permits a lease node's owner counts with, from its name.
+	 * @param child a lease node's name
+	 * @return its permits, or 0 when the name carries none
+	 */
+	static int permitsOf(String child) {
+		int start = child.lastIndexOf(LEASE_NAME);
+		int end = child.lastIndexOf('-');
+		if (start < 0 || end <= start + LEASE_NAME.length()) {
+			return 0;
+		}
+		try {
+			return Integer.parseInt(child.substring(start + LEASE_NAME.length(), end));
+		}
+		catch (NumberFormatException ex) {
+			return 0;
+		}
+	}
+
+	/**
+	 * What a node that read the queue does next.
+	 * @param node the node to watch, or {@code null} to hold (or, with
+	 * {@code wholeQueue}, to watch the queue)
+	 * @param wholeQueue whether to watch the children of the lock path
+	 * @param deletionGrants whether the deletion of {@code node} alone makes ours
+	 * hold: it is the only node (for READ, the only writer) ahead of ours
+	 */
+	record Wait(@Nullable String node, boolean wholeQueue, boolean deletionGrants) {
+
+		static final Wait HOLD = new Wait(null, false, false);
+
+		static final Wait QUEUE = new Wait(null, true, false);
+
+		boolean holds() {
+			return this.node == null && !this.wholeQueue;
+		}
+
 	}
 
 }

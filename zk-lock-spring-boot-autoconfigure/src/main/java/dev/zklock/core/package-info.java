@@ -13,9 +13,9 @@
  * within one timeout; it deletes every node it created when it fails, times out or
  * is cancelled.</li>
  * <li>{@code NodeAttempt}: one node in one queue, driven by background calls and
- * a watch: {@code QueueAttempt} for MUTEX, READ and WRITE (ordered by a
- * {@code QueueRule}, Curator's node names and order), {@code LeaseAttempt} for
- * SEMAPHORE ({@code InterProcessSemaphoreV2}'s layout).</li>
+ * a watch: {@code QueueAttempt} for every mode, ordered and decided by a
+ * {@code QueueRule} (Curator's node names and order for MUTEX, READ and WRITE;
+ * zk-lock's own lease queue for SEMAPHORE).</li>
  * <li>{@code Hold} and {@link dev.zklock.core.LockRegistry}: a held key and its
  * entry; one registry of every hold and wait, blocking and asynchronous, in a
  * {@link dev.zklock.core.LockState}.</li>

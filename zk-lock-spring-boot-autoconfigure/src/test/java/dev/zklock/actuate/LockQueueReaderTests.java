@@ -2,15 +2,10 @@ package dev.zklock.actuate;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.CreateMode;
@@ -24,7 +19,6 @@ import dev.zklock.LockRequest;
 import dev.zklock.actuate.LockQueuesDescriptor.Participant;
 import dev.zklock.annotation.LockMode;
 import dev.zklock.core.CuratorLockManager;
-import dev.zklock.core.LockOwnerData;
 import dev.zklock.core.OtherInstance;
 import dev.zklock.testsupport.StoppableZooKeeper;
 
@@ -101,74 +95,39 @@ class LockQueueReaderTests {
 	}
 
 	@Test
-	void semaphoresShowLeasesThenTheQueue() throws Exception {
+	void semaphoresShowHoldersThenWaitersInOneQueue() throws Exception {
 		LockRequest request = LockRequest.named("catalog").keys("shelf").mode(LockMode.SEMAPHORE).permits(2).build();
 		try (OtherInstance other = new OtherInstance(server, this.basePath);
 				OtherInstance.Holder first = OtherInstance.hold(this.manager, request, "s1");
 				OtherInstance.Holder second = other.hold(request, "s2")) {
 			CompletableFuture<Boolean> third = acquireLater(other, request);
-			await().atMost(Duration.ofSeconds(10))
-				.until(() -> client.getChildren().forPath(this.basePath + "/catalog/shelf/leases").size() == 3);
+			awaitNodes(3);
+			CompletableFuture<Boolean> fourth = acquireLater(other, request);
+			awaitNodes(4);
 			List<Participant> participants = participants("catalog");
 			assertThat(participants).extracting(Participant::mode).containsOnly("SEMAPHORE");
-			assertThat(participants).extracting(Participant::state).containsExactly("HELD", "HELD", "ACQUIRING");
-			assertThat(participants.get(0).fencingToken()).isPositive();
-			assertThat(participants.get(2).fencingToken()).isNull();
-			assertThat(participants).extracting(Participant::node).allMatch((node) -> node.contains("lease-"));
-			CompletableFuture<Boolean> fourth = acquireLater(other, request);
-			await().atMost(Duration.ofSeconds(10))
-				.until(() -> client.getChildren().forPath(this.basePath + "/catalog/shelf/locks").size() == 2);
-			assertThat(participants("catalog")).extracting(Participant::state)
-				.containsExactly("HELD", "HELD", "ACQUIRING", "WAITING");
-			first.close();
-			second.close();
-			assertThat(third.get()).isTrue();
-			assertThat(fourth.get()).isTrue();
-		}
-	}
-
-	@Test
-	void aBurstShowsHoldersThatQueuedBeforeTheHeadAsHeld() throws Exception {
-		LockRequest request = semaphore(3);
-		try (Burst burst = Burst.start(this.manager, request, 8)) {
-			awaitSemaphore(4, 5);
-			List<Participant> participants = participants("catalog");
 			assertThat(participants).extracting(Participant::state)
-				.containsExactly("HELD", "HELD", "HELD", "ACQUIRING", "WAITING", "WAITING", "WAITING", "WAITING");
-			assertThat(participants.subList(0, 3)).extracting(Participant::owner)
-				.map(LockQueueReaderTests::thread)
-				.containsExactlyInAnyOrderElementsOf(burst.holders());
-			assertThat(participants.subList(0, 3)).allSatisfy((held) -> assertThat(held.fencingToken()).isPositive());
-			List<String> queue = queueThreads();
-			assertThat(thread(participants.get(3).owner())).isEqualTo(queue.get(0));
-			assertThat(participants.get(3).node()).contains("lease-");
-			assertThat(participants.get(3).fencingToken()).isNull();
-			assertThat(participants.subList(4, 8)).extracting(Participant::owner)
-				.map(LockQueueReaderTests::thread)
-				.containsExactlyElementsOf(queue.subList(1, 5));
-			assertThat(participants.subList(4, 8)).extracting(Participant::sequence).isSorted();
+				.containsExactly("HELD", "HELD", "WAITING", "WAITING");
+			assertThat(participants).extracting(Participant::node).allMatch((node) -> node.contains("lease-2-"));
+			assertThat(participants).extracting(Participant::sequence).isSorted();
+			assertThat(participants.get(0).fencingToken()).isPositive();
+			assertThat(participants.get(1).fencingToken()).isPositive();
+			assertThat(participants.get(2).fencingToken()).isNull();
+			// one permit comes free: the waiters pass one after the other, while s2 still holds
+			first.close();
+			assertThat(third.get(10, TimeUnit.SECONDS)).isTrue();
+			assertThat(fourth.get(10, TimeUnit.SECONDS)).isTrue();
+			assertThat(participants("catalog")).singleElement()
+				.satisfies((held) -> assertThat(held.state()).isEqualTo("HELD"));
 		}
 	}
 
 	@Test
-	void withoutOwnerDataTheHeadsLeaseIsShownOnlyWhileTheQueueIsUnchanged() throws Exception {
-		this.manager.setOwnerData(LockOwnerData.none());
-		LockRequest request = semaphore(3);
-		try (Burst burst = Burst.start(this.manager, request, 8)) {
-			awaitSemaphore(4, 5);
-			assertThat(participants("catalog")).extracting(Participant::state)
-				.containsExactly("HELD", "HELD", "HELD", "ACQUIRING", "WAITING", "WAITING", "WAITING", "WAITING");
-			try (Burst late = Burst.start(this.manager, request, 1)) {
-				awaitSemaphore(4, 6);
-				List<Participant> participants = participants("catalog");
-				assertThat(participants).extracting(Participant::state)
-					.containsExactly("HELD", "HELD", "HELD", "HELD", "WAITING", "WAITING", "WAITING", "WAITING",
-							"WAITING", "WAITING");
-				assertThat(participants.subList(0, 4)).extracting(Participant::node)
-					.allMatch((node) -> node.contains("lease-"));
-				burst.release();
-			}
-		}
+	void aLeaseHoldsWithFewerLeasesAheadThanThePermitsInItsName() {
+		assertThat(LockQueueReader.permits("_c_0f3e-lease-3-0000000012")).isEqualTo(3);
+		assertThat(LockQueueReader.permits("_c_0f3e-lease-12-0000000012")).isEqualTo(12);
+		assertThat(LockQueueReader.permits("lease-0000000012")).isZero();
+		assertThat(LockQueueReader.permits("leases")).isZero();
 	}
 
 	@Test
@@ -223,109 +182,8 @@ class LockQueueReaderTests {
 		}, (task) -> new Thread(task, "waiter-" + request.mode()).start());
 	}
 
-	private static LockRequest semaphore(int permits) {
-		return LockRequest.named("catalog")
-			.keys("shelf")
-			.mode(LockMode.SEMAPHORE)
-			.permits(permits)
-			.timeout(Duration.ofSeconds(30))
-			.build();
-	}
-
-	private void awaitSemaphore(int leases, int queued) {
-		String keyPath = this.basePath + "/catalog/shelf";
-		await().atMost(Duration.ofSeconds(10))
-			.until(() -> client.getChildren().forPath(keyPath + "/leases").size() == leases
-					&& client.getChildren().forPath(keyPath + "/locks").size() == queued);
-	}
-
-	// Threads of the inner queue, in queue order
-	private List<String> queueThreads() throws Exception {
-		String queuePath = this.basePath + "/catalog/shelf/locks";
-		List<String> nodes = new ArrayList<>(client.getChildren().forPath(queuePath));
-		nodes.sort(Comparator.comparingLong(LockQueueReader::sequence));
-		List<String> threads = new ArrayList<>();
-		for (String node : nodes) {
-			threads.add(thread(new String(client.getData().forPath(queuePath + "/" + node), StandardCharsets.UTF_8)));
-		}
-		return threads;
-	}
-
-	private static String thread(String owner) {
-		Matcher matcher = Pattern.compile("\"thread\":\"([^\"]*)\"").matcher(owner);
-		assertThat(matcher.find()).as("owner %s names a thread", owner).isTrue();
-		return matcher.group(1);
-	}
-
 	private static byte[] bytes(String text) {
 		return text.getBytes(StandardCharsets.UTF_8);
-	}
-
-	/**
-	 * Threads that queue on a semaphore all at once: a node of the test's own blocks
-	 * the inner queue until every thread has queued behind it, so each holder takes
-	 * its lease after the later threads queued. Holders keep their lease until
-	 * {@link #release()}.
-	 */
-	private static final class Burst implements AutoCloseable {
-
-		private final CountDownLatch released = new CountDownLatch(1);
-
-		private final List<String> holders = new CopyOnWriteArrayList<>();
-
-		private final List<Thread> threads = new ArrayList<>();
-
-		private final List<Throwable> failures = new CopyOnWriteArrayList<>();
-
-		static Burst start(CuratorLockManager manager, LockRequest request, int count) throws Exception {
-			String queuePath = manager.pathFor(request.name(), request.keys().iterator().next()) + "/locks";
-			String blocker = client.create()
-				.creatingParentContainersIfNeeded()
-				.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
-				.forPath(queuePath + "/_c_blocker-lock-");
-			int before = client.getChildren().forPath(queuePath).size();
-			Burst burst = new Burst();
-			for (int i = 0; i < count; i++) {
-				Thread thread = new Thread(() -> burst.hold(manager, request), "burst-" + UUID.randomUUID());
-				burst.threads.add(thread);
-				thread.start();
-			}
-			await().atMost(Duration.ofSeconds(10))
-				.until(() -> client.getChildren().forPath(queuePath).size() == before + count);
-			client.delete().forPath(blocker);
-			return burst;
-		}
-
-		private void hold(CuratorLockManager manager, LockRequest request) {
-			try (LockHandle handle = manager.acquire(request)) {
-				assertThat(handle.isAcquired()).isTrue();
-				this.holders.add(Thread.currentThread().getName());
-				this.released.await();
-			}
-			catch (Throwable ex) {
-				this.failures.add(ex);
-			}
-		}
-
-		List<String> holders() {
-			await().atMost(Duration.ofSeconds(10)).until(() -> this.holders.size() >= 3);
-			return List.copyOf(this.holders);
-		}
-
-		void release() {
-			this.released.countDown();
-		}
-
-		@Override
-		public void close() throws InterruptedException {
-			release();
-			for (Thread thread : this.threads) {
-				thread.join(30_000);
-				assertThat(thread.isAlive()).as("%s finished", thread.getName()).isFalse();
-			}
-			assertThat(this.failures).isEmpty();
-		}
-
 	}
 
 }

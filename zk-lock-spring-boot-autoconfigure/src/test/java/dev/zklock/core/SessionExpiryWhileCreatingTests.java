@@ -102,18 +102,16 @@ class SessionExpiryWhileCreatingTests {
 	@EnumSource(LockMode.class)
 	void aCreateAnsweredOnlyAfterTheSessionEndedHoldsANodeOfTheNewSession(LockMode mode) throws Exception {
 		String lockPath = this.manager.pathFor("orders", "42");
-		prepare(lockPath, mode);
-		// a SEMAPHORE holds its mutex already and creates its lease
-		String created = (mode == LockMode.SEMAPHORE) ? lockPath + "/leases/" : lockPath + "/";
-		expireWhileCreating(mode, created, List.of("42"));
+		prepare(lockPath);
+		expireWhileCreating(mode, lockPath + "/", List.of("42"));
 	}
 
 	@Test
 	void aMultiKeyAcquisitionWhoseSecondCreateIsAnsweredAfterTheSessionEndedTakesEveryKeyAgain()
 			throws Exception {
 		// "a" is held by the old session, "b" is being created when it ends
-		prepare(this.manager.pathFor("orders", "a"), LockMode.MUTEX);
-		prepare(this.manager.pathFor("orders", "b"), LockMode.MUTEX);
+		prepare(this.manager.pathFor("orders", "a"));
+		prepare(this.manager.pathFor("orders", "b"));
 		expireWhileCreating(LockMode.MUTEX, this.manager.pathFor("orders", "b") + "/", List.of("a", "b"));
 	}
 
@@ -165,14 +163,8 @@ class SessionExpiryWhileCreatingTests {
 	}
 
 	// Lock paths made up front, so that the create in flight does not first meet a missing parent
-	private void prepare(String lockPath, LockMode mode) throws Exception {
-		if (mode == LockMode.SEMAPHORE) {
-			this.observer.create().creatingParentsIfNeeded().forPath(lockPath + "/locks");
-			this.observer.create().creatingParentsIfNeeded().forPath(lockPath + "/leases");
-		}
-		else {
-			this.observer.create().creatingParentsIfNeeded().forPath(lockPath);
-		}
+	private void prepare(String lockPath) throws Exception {
+		this.observer.create().creatingParentsIfNeeded().forPath(lockPath);
 	}
 
 	private List<String> nodesOf(long session, String under) throws Exception {
