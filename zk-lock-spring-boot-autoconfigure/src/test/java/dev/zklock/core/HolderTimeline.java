@@ -118,17 +118,21 @@ final class HolderTimeline {
 	 * @return the maximum and the first instant it was reached
 	 */
 	static Peak peak(List<Hold> holds) {
-		List<long[]> points = new ArrayList<>();
-		for (Hold hold : holds) {
-			points.add(new long[] { hold.enter, 1 });
-			points.add(new long[] { hold.end(), -1 });
-		}
-		// by time; at the same time enters (+1) first
-		points.sort(Comparator.<long[]>comparingLong((point) -> point[0]).thenComparingLong((point) -> -point[1]));
+		return peak(holds, Long.MIN_VALUE, Long.MAX_VALUE);
+	}
+
+	/**
+	 * The most holds that overlap at any instant from {@code from} to {@code to}.
+	 * @param holds the holds
+	 * @param from the start of the window, nanoTime
+	 * @param to its end
+	 * @return the maximum and the first instant it was reached
+	 */
+	static Peak peak(List<Hold> holds, long from, long to) {
 		int count = 0;
 		int max = 0;
 		long at = 0;
-		for (long[] point : points) {
+		for (long[] point : points(holds, from, to)) {
 			count += (int) point[1];
 			if (count > max) {
 				max = count;
@@ -147,20 +151,29 @@ final class HolderTimeline {
 	 * @return the instant, or null when the count never went over the limit after it
 	 */
 	static @Nullable Long firstAbove(List<Hold> holds, long from, int limit) {
-		List<long[]> points = new ArrayList<>();
-		for (Hold hold : holds) {
-			points.add(new long[] { hold.enter, 1 });
-			points.add(new long[] { hold.end(), -1 });
-		}
-		points.sort(Comparator.<long[]>comparingLong((point) -> point[0]).thenComparingLong((point) -> -point[1]));
 		int count = 0;
-		for (long[] point : points) {
+		for (long[] point : points(holds, Long.MIN_VALUE, Long.MAX_VALUE)) {
 			count += (int) point[1];
 			if (point[0] >= from && count > limit) {
 				return point[0];
 			}
 		}
 		return null;
+	}
+
+	// +1 at each enter and -1 at each end, cut to the window, by time and at the same time enters first
+	private static List<long[]> points(List<Hold> holds, long from, long to) {
+		List<long[]> points = new ArrayList<>();
+		for (Hold hold : holds) {
+			long start = Math.max(hold.enter, from);
+			long end = Math.min(hold.end(), to);
+			if (start < end) {
+				points.add(new long[] { start, 1 });
+				points.add(new long[] { end, -1 });
+			}
+		}
+		points.sort(Comparator.<long[]>comparingLong((point) -> point[0]).thenComparingLong((point) -> -point[1]));
+		return points;
 	}
 
 	private static String field(Map<String, String> fields, String name) {

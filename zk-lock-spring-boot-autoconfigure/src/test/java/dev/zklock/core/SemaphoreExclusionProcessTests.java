@@ -70,6 +70,9 @@ class SemaphoreExclusionProcessTests {
 
 	private final Map<String, JvmProcess> workers = new LinkedHashMap<>();
 
+	// the killed session's nodes, printed only: the test does not rely on the protocol's layout
+	private final List<String> deadNodes = new ArrayList<>();
+
 	@BeforeAll
 	static void startZooKeeper() {
 		zookeeper = ZooKeeperProcess.builder().start();
@@ -132,18 +135,25 @@ class SemaphoreExclusionProcessTests {
 		Peak peak = HolderTimeline.peak(holds);
 		List<Hold> live = holds.stream().filter(byWorker(victim).negate()).toList();
 		Long reuse = HolderTimeline.firstAbove(live, killed, PERMITS - dead.size());
-		Map<String, Long> afterKill = countByWorker(
-				live.stream().filter((hold) -> hold.enter > killed + SESSION_NANOS).toList());
+		Peak deadWindow = HolderTimeline.peak(live, killed, lastSeen);
+		long begunMeanwhile = live.stream().filter((hold) -> hold.enter > killed && hold.enter < lastSeen).count();
+		Map<String, Long> afterExpiryHolds = countByWorker(
+				live.stream().filter((hold) -> hold.enter > afterExpiry).toList());
 		logger.info("SEMAPHORE {} permits, 3 JVMs x {} threads, {} s: holds {} (total {}), max holders at once {}, "
-				+ "timeouts {}; kill -9 of {} holding {} permit(s): its nodes last seen {} ms and gone {} ms after "
-				+ "the kill, its permit reused {} ms after the kill; holds after kill + session timeout {}; "
-				+ "wall {} s", PERMITS, SemaphoreWorker.THREADS, RUN_MILLIS / 1000, perWorker, holds.size(),
-				peak.holders(), timeouts(), victim, dead.size(), toMillis(lastSeen - killed), toMillis(gone - killed),
-				(reuse != null) ? toMillis(reuse - killed) : "never", afterKill,
+				+ "timeouts {}; kill -9 of {} holding {} permit(s), nodes {}: its nodes last seen {} ms and gone {} "
+				+ "ms after the kill, meanwhile {} holds begun and at most {} live holders; its permit reused {} ms "
+				+ "after the kill; holds after the kill + session timeout and the nodes gone {}; wall {} s", PERMITS,
+				SemaphoreWorker.THREADS, RUN_MILLIS / 1000, perWorker, holds.size(), peak.holders(), timeouts(), victim,
+				dead.size(), this.deadNodes.stream().map((node) -> node.substring(SemaphoreWorker.BASE_PATH.length()))
+					.toList(),
+				toMillis(lastSeen - killed), toMillis(gone - killed), begunMeanwhile, deadWindow.holders(),
+				(reuse != null) ? toMillis(reuse - killed) : "never", afterExpiryHolds,
 				(System.nanoTime() - started) / 1_000_000_000);
 		assertThat(peak.holders()).as("most holders at once, dead leases included").isEqualTo(PERMITS);
+		assertThat(deadWindow.holders()).as("live holders while the dead leases lived")
+			.isLessThanOrEqualTo(PERMITS - dead.size());
 		assertThat(reuse).as("a live JVM took the dead JVM's permit").isNotNull();
-		assertThat(afterKill).as("holds after kill + session timeout").containsOnlyKeys(alive);
+		assertThat(afterExpiryHolds).as("holds after the victim's session ended").containsOnlyKeys(alive);
 		assertThat(gone - killed).as("the dead session's nodes went").isLessThan(SESSION_NANOS + millis(10_000));
 	}
 
@@ -222,7 +232,7 @@ class SemaphoreExclusionProcessTests {
 				new RetryOneTime(100))) {
 			client.start();
 			assertThat(client.blockUntilConnected(10, TimeUnit.SECONDS)).isTrue();
-			List<String> nodes = new ArrayList<>();
+			List<String> nodes = this.deadNodes;
 			collectEphemerals(client, SemaphoreWorker.BASE_PATH, session, nodes);
 			seen[0] = System.nanoTime();
 			assertThat(nodes).as("nodes of the killed session %s", session).isNotEmpty();

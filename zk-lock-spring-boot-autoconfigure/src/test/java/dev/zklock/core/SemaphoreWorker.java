@@ -39,7 +39,7 @@ import dev.zklock.testsupport.ParentWatchdog;
  */
 public final class SemaphoreWorker {
 
-	static final String LOCK_NAME = "semaphore-processes";
+	static final String LOCK_NAME = "pool";
 
 	static final String BASE_PATH = "/semaphore-processes";
 
