@@ -512,10 +512,12 @@ def markdown(unc_rows, cont_rows, many, checks, info, results, sbs, goals):
             "(all threads: ZooKeeper client I/O, garbage collection and JMH included) per cycle.", ""]
     if sbs:
         out += ["## Side by side", "",
-                "Rows measured one after the other drift with the load of the machine. These two runs measure "
+                "Rows measured one after the other drift with the load of the machine. These runs measure "
                 "the target pairs under the same conditions: the interleaved run times one floor cycle, one raw "
-                "Curator cycle and one `@DistributedLock` cycle in turn, in rotating order; the alternating run "
-                "gives 32 threads zk-lock and raw Curator (one mutex per thread) in alternate iterations.", ""]
+                "Curator cycle and one `@DistributedLock` cycle in turn, in rotating order, for every mode; the "
+                "alternating runs give the threads zk-lock and raw Curator (one instance per thread) in alternate "
+                "iterations (A B B A): MUTEX with 8 and 32 threads, SEMAPHORE with 3 permits and 12 threads, and "
+                "8 readers with 1 writer.", ""]
         if "annotated" in sbs:
             out += ["| interleaved, one thread | median µs | p99 µs | mean µs | caller-thread CPU µs/cycle |",
                     "| --- | ---: | ---: | ---: | ---: |"]
