@@ -60,6 +60,29 @@ COLORS = {
 }
 
 
+# the paired run's modes: (parameter, metric prefix, label, Curator's recipe, separate zk-lock row, separate Curator row)
+MODES = [
+    ("MUTEX", "paired.", "MUTEX", "InterProcessMutex", "annotatedMutex", "curatorMutex"),
+    ("READ", "paired-read.", "READ", "InterProcessReadWriteLock read", "annotatedRead", "curatorRead"),
+    ("WRITE", "paired-write.", "WRITE", "InterProcessReadWriteLock write", "annotatedWrite", "curatorWrite"),
+    ("SEMAPHORE1", "paired-semaphore1.", "SEMAPHORE(1)", "InterProcessSemaphoreV2, 1 lease", "annotatedSemaphore",
+     "curatorSemaphore"),
+    ("SEMAPHORE3", "paired-semaphore3.", "SEMAPHORE(3)", "InterProcessSemaphoreV2, 3 leases", None, None),
+]
+
+# ZooKeeper request types counted by the clients (OpCounts.TYPES); the first five get a column each
+OP_TYPES = ["create", "getChildren", "getData/exists", "setData", "delete", "removeWatches", "sync", "multi", "other"]
+MAIN_OP_TYPES = OP_TYPES[:5]
+OP_TYPES_HEADER = "create / getChildren / getData+exists / setData / delete (+ others)"
+
+ALTERNATING = [("8 threads, 1 JVM", 8), ("32 threads, 1 JVM", 32)]
+
+ALT_LABELS = {
+    "zkLock": "@DistributedLock (zk-lock)",
+    "curatorPerThread": "Raw Curator, one instance per thread",
+}
+
+
 def load(directory):
     with open(os.path.join(directory, "jmh-result.json"), encoding="utf-8") as f:
         entries = json.load(f)
@@ -68,7 +91,16 @@ def load(directory):
     if os.path.exists(info_file):
         with open(info_file, encoding="utf-8") as f:
             info = json.load(f)
-    return {e["benchmark"][len(PACKAGE):]: e for e in entries if e["benchmark"].startswith(PACKAGE)}, info
+    results = {}
+    for e in entries:
+        if not e["benchmark"].startswith(PACKAGE):
+            continue
+        name = e["benchmark"][len(PACKAGE):]
+        results.setdefault(name, e)
+        if e.get("params"):
+            # a row per parameter value, such as PairedBenchmarks.floorCuratorAnnotated:READ
+            results[name + ":" + ",".join(str(v) for v in e["params"].values())] = e
+    return results, info
 
 
 # what trim() keeps of each metric: enough to write the report again
@@ -161,8 +193,62 @@ def contended_rows(results):
                 "threads": entry["threads"], "p50": secondary(entry, "handoff.p50"),
                 "p99": secondary(entry, "handoff.p99"), "ops": secondary(entry, "zk.ops"),
                 "alloc": secondary(entry, "gc.alloc.rate.norm"), "cpu": secondary(entry, "cpu.us"),
+                "types": {t: secondary(entry, "zk." + t) for t in OP_TYPES},
             })
     return rows
+
+
+def types_text(types):
+    """Requests per cycle by type: the five main types, then any other type that occurs."""
+    if not types or all(types.get(t) is None for t in MAIN_OP_TYPES):
+        return "n/a"
+    text = " / ".join(fmt(types.get(t), 2) for t in MAIN_OP_TYPES)
+    others = [f"{t} {types[t]:.2f}" for t in OP_TYPES[5:] if types.get(t) and types[t] >= 0.005]
+    return text + (f" (+ {', '.join(others)})" if others else "")
+
+
+def alternating_figures(entry, prefix, roles=()):
+    """Per contestant: rate, requests per acquisition (all and by type), hand-off median, rate by role."""
+    out = {}
+    if entry is None:
+        return out
+    for name in ("zkLock", "curatorPerThread"):
+        acquisitions = secondary(entry, f"{prefix}.{name}.acquisitions")
+        seconds = secondary(entry, f"{prefix}.{name}.seconds")
+        if not acquisitions or not seconds:
+            continue
+        packets = secondary(entry, f"{prefix}.{name}.packets")
+        types = {}
+        for t in OP_TYPES:
+            count = secondary(entry, f"{prefix}.{name}.zk.{t}")
+            types[t] = count / acquisitions if count is not None else None
+        p50sum = secondary(entry, f"{prefix}.{name}.handoff.p50sum")
+        iterations = secondary(entry, f"{prefix}.{name}.handoff.iterations")
+        fig = {"rate": acquisitions / seconds, "ops": packets / acquisitions if packets is not None else None,
+               "types": types, "handoff": p50sum / iterations if p50sum is not None and iterations else None}
+        for role in roles:
+            count = secondary(entry, f"{prefix}.{name}.{role}.acquisitions")
+            fig[role] = count / seconds if count is not None else None
+        out[name] = fig
+    return out
+
+
+def paired_figures(results):
+    """Per mode: the interleaved run's medians, ratios and requests per cycle (all and by type) of each kind."""
+    modes = {}
+    for mode, prefix, _, _, _, _ in MODES:
+        entry = results.get(f"PairedBenchmarks.floorCuratorAnnotated:{mode}")
+        if entry is None or secondary(entry, prefix + "annotated.p50") is None:
+            continue
+        fig = {}
+        for kind in ("floor", "curator", "annotated"):
+            fig[kind] = {q: secondary(entry, f"{prefix}{kind}.{q}") for q in ("p50", "p99", "mean", "cpu")}
+            fig[kind]["ops"] = secondary(entry, f"{prefix}{kind}.zk.ops")
+            fig[kind]["types"] = {t: secondary(entry, f"{prefix}{kind}.zk.{t}") for t in OP_TYPES}
+        for ratio in ("annotated/curator.p50", "annotated/curator.mean", "annotated/floor.p50", "curator/floor.p50"):
+            fig[ratio] = secondary(entry, prefix + ratio)
+        modes[mode] = fig
+    return modes
 
 
 def many_keys_row(results):
@@ -185,9 +271,16 @@ def many_keys_row(results):
 
 def side_by_side(results):
     """Figures of the interleaved and alternating runs, or None where not run."""
-    paired = results.get("PairedBenchmarks.floorCuratorAnnotated")
+    paired = results.get("PairedBenchmarks.floorCuratorAnnotated:MUTEX")
     alternating = results.get("AlternatingBenchmarks.zkLockAndCuratorPerThread32")
-    figures = {}
+    figures = {"modes": paired_figures(results), "alt": {}}
+    for setting, threads in ALTERNATING:
+        figures["alt"][setting] = alternating_figures(
+            results.get(f"AlternatingBenchmarks.zkLockAndCuratorPerThread{threads}"), f"alternating{threads}")
+    figures["semaphore"] = alternating_figures(
+        results.get("SemaphoreContentionBenchmarks.zkLockAndCuratorSemaphore12"), "semaphore12")
+    figures["readHeavy"] = alternating_figures(results.get("ReadHeavyBenchmarks.readHeavy"), "readHeavy",
+                                               ("reader", "writer"))
     if paired:
         for kind in ("floor", "curator", "annotated"):
             figures[kind] = {q: secondary(paired, f"paired.{kind}.{q}") for q in ("p50", "p99", "mean", "cpu")}
@@ -195,7 +288,10 @@ def side_by_side(results):
         figures["annotated/curator.mean"] = secondary(paired, "paired.annotated/curator.mean")
         figures["annotated/floor.p50"] = secondary(paired, "paired.annotated/floor.p50")
         figures["curator/floor.p50"] = secondary(paired, "paired.curator/floor.p50")
-    if alternating:
+    for name, fig in figures["alt"].get("32 threads, 1 JVM", {}).items():
+        figures["alt." + name] = fig["rate"]
+    if alternating and not figures["alt"].get("32 threads, 1 JVM"):
+        # a result file from before the 8-thread run, with alternating.* names
         for name in ("zkLock", "curatorPerThread"):
             acquisitions = secondary(alternating, f"alternating.{name}.acquisitions")
             seconds = secondary(alternating, f"alternating.{name}.seconds")
@@ -261,12 +357,95 @@ def check_targets(unc, cont, sbs):
     return checks
 
 
+def targets(unc, cont, sbs):
+    """The targets of issue #14: (measure, target, measured, verdict) rows."""
+    checks = []
+    modes = sbs.get("modes", {})
+    floor = unc.get("UncontendedBenchmarks.zooKeeperFloor")
+    for mode, _, label, _, ours_row, curator_row in MODES:
+        fig = modes.get(mode)
+        ours = unc.get(f"UncontendedBenchmarks.{ours_row}") if ours_row else None
+        theirs = unc.get(f"UncontendedBenchmarks.{curator_row}") if curator_row else None
+        measure = f"uncontended cycle / raw create+delete floor, median: {label}"
+        if fig and fig["annotated/floor.p50"] is not None:
+            ratio = fig["annotated/floor.p50"]
+            measured = (f"{ratio:.2f} interleaved ({fmt(fig['annotated']['p50'])} vs {fmt(fig['floor']['p50'])} µs; "
+                        f"Curator {fmt(fig['curator/floor.p50'], 2)})")
+            if ours and floor:
+                measured += f"; separate rows {ours['median'] / floor['median']:.2f}"
+            checks.append((measure, "≤ 1.25", measured, ratio <= 1.25))
+        elif ours and floor:
+            ratio = ours["median"] / floor["median"]
+            checks.append((measure, "≤ 1.25", f"{ratio:.2f} separate rows", ratio <= 1.25))
+        else:
+            checks.append((measure, "≤ 1.25", "not run", "not run"))
+    for mode, _, label, _, ours_row, curator_row in MODES:
+        fig = modes.get(mode)
+        ours = unc.get(f"UncontendedBenchmarks.{ours_row}") if ours_row else None
+        theirs = unc.get(f"UncontendedBenchmarks.{curator_row}") if curator_row else None
+        measure = f"ZooKeeper operations per uncontended cycle: {label}"
+        if fig and fig["annotated"]["ops"] is not None:
+            ops = fig["annotated"]["ops"]
+            measured = (f"{ops:.2f} ({types_text(fig['annotated']['types'])}); "
+                        f"Curator {fmt(fig['curator']['ops'], 2)}")
+        elif ours and ours["ops"] is not None:
+            ops = ours["ops"]
+            measured = f"{ops:.2f} separate row" + (f"; Curator {fmt(theirs['ops'], 2)}" if theirs else "")
+        else:
+            checks.append((measure, "3", "not run", "not run"))
+            continue
+        checks.append((measure, "3", measured, ops <= 3.05))
+    semaphore = sbs.get("semaphore", {})
+    measure = "SEMAPHORE 3 permits, 12 threads, one key: acquisitions/s vs InterProcessSemaphoreV2 (one per thread)"
+    if "zkLock" in semaphore and "curatorPerThread" in semaphore:
+        ours, theirs = semaphore["zkLock"], semaphore["curatorPerThread"]
+        ratio = ours["rate"] / theirs["rate"]
+        checks.append((measure, "≥ 2×", f"{ratio:.2f}× alternating ({fmt(ours['rate'])} vs {fmt(theirs['rate'])}/s; "
+                       f"{fmt(ours['ops'], 2)} vs {fmt(theirs['ops'], 2)} ZooKeeper ops/acquisition)", ratio >= 2.0))
+    else:
+        checks.append((measure, "≥ 2×", "not run", "not run"))
+    by = {(row["setting"], row["key"]): row for row in cont}
+    settings_ = [setting for setting, _ in ALTERNATING] + ["2 JVMs x 4 threads"]
+    handoffs = []
+    for setting in settings_:
+        alt = sbs.get("alt", {}).get(setting, {})
+        ours, theirs = by.get((setting, "zkLock")), by.get((setting, "curatorPerThread"))
+        measure = f"contended one key, {setting}: acquisitions/s vs Curator, one InterProcessMutex per thread"
+        if "zkLock" in alt and "curatorPerThread" in alt:
+            ratio = alt["zkLock"]["rate"] / alt["curatorPerThread"]["rate"]
+            measured = (f"{ratio:.2f}× alternating ({fmt(alt['zkLock']['rate'])} vs "
+                        f"{fmt(alt['curatorPerThread']['rate'])}/s)")
+            if ours and theirs:
+                measured += f"; separate rows {ours['rate'] / theirs['rate']:.2f}×"
+            checks.append((measure, "≥ 1.2×", measured, ratio >= 1.2))
+        elif ours and theirs:
+            ratio = ours["rate"] / theirs["rate"]
+            checks.append((measure, "≥ 1.2×", f"{ratio:.2f}× separate rows ({fmt(ours['rate'])} vs "
+                           f"{fmt(theirs['rate'])}/s)", ratio >= 1.2))
+        else:
+            checks.append((measure, "≥ 1.2×", "not run", "not run"))
+        measure = f"hand-off median, contended one key, {setting}"
+        alt_ours = alt.get("zkLock", {}).get("handoff")
+        alt_theirs = alt.get("curatorPerThread", {}).get("handoff")
+        if alt_ours is not None and alt_theirs is not None:
+            measured = f"{fmt(alt_ours)} vs Curator's {fmt(alt_theirs)} µs alternating"
+            if ours and theirs and ours["p50"] is not None and theirs["p50"] is not None:
+                measured += f"; separate rows {fmt(ours['p50'])} vs {fmt(theirs['p50'])} µs"
+            handoffs.append((measure, "below Curator's", measured, alt_ours < alt_theirs))
+        elif ours and theirs and ours["p50"] is not None and theirs["p50"] is not None:
+            handoffs.append((measure, "below Curator's", f"{fmt(ours['p50'])} vs Curator's {fmt(theirs['p50'])} µs "
+                             "separate rows", ours["p50"] < theirs["p50"]))
+        else:
+            handoffs.append((measure, "below Curator's", "not run", "not run"))
+    return checks + handoffs
+
+
 def verdict_text(verdict):
     if verdict is None:
         return "info"
-    if verdict == "within error":
-        return "within error"
-    return "PASS" if verdict else "FAIL"
+    if verdict in ("within error", "not run"):
+        return verdict
+    return "PASS" if verdict else "MISS"
 
 
 def settings(results):
@@ -290,7 +469,7 @@ def plus_minus(row):
     return f"{fmt(row['rate'])} ± {fmt(row['error'])}" if row["error"] else fmt(row["rate"])
 
 
-def markdown(unc_rows, cont_rows, many, checks, info, results, sbs):
+def markdown(unc_rows, cont_rows, many, checks, info, results, sbs, goals):
     out = ["# zk-lock benchmark results", ""]
     sample = next(iter(results.values()), None)
     if info:
@@ -310,6 +489,14 @@ def markdown(unc_rows, cont_rows, many, checks, info, results, sbs):
                    "JMH's gc profiler (`gc.alloc.rate.norm`).")
         out.append("")
     out += ["## Targets", "", "| measure | target | measured | result |", "| --- | --- | --- | --- |"]
+    for measure, target, measured, verdict in goals:
+        out.append(f"| {measure} | {target} | {measured} | {verdict_text(verdict)} |")
+    out += ["", "Ratios to the floor and operations per cycle come from the interleaved run (each operation one floor, "
+            "one Curator and one `@DistributedLock` cycle in turn); operations per cycle are counted on extra cycles "
+            "of one kind at a time after each measured iteration (the server's request count), by type on the "
+            "client. Contended ratios and hand-offs come from the alternating runs where there is one (zk-lock and "
+            "Curator in alternate iterations, A B B A), else from the separate rows.", "",
+            "### Earlier targets", "", "| measure | target | measured | result |", "| --- | --- | --- | --- |"]
     for measure, target, measured, verdict in checks:
         out.append(f"| {measure} | {target} | {measured} | {verdict_text(verdict)} |")
     out += ["", "## Uncontended: one thread, one key", "",
@@ -325,10 +512,12 @@ def markdown(unc_rows, cont_rows, many, checks, info, results, sbs):
             "(all threads: ZooKeeper client I/O, garbage collection and JMH included) per cycle.", ""]
     if sbs:
         out += ["## Side by side", "",
-                "Rows measured one after the other drift with the load of the machine. These two runs measure "
+                "Rows measured one after the other drift with the load of the machine. These runs measure "
                 "the target pairs under the same conditions: the interleaved run times one floor cycle, one raw "
-                "Curator cycle and one `@DistributedLock` cycle in turn, in rotating order; the alternating run "
-                "gives 32 threads zk-lock and raw Curator (one mutex per thread) in alternate iterations.", ""]
+                "Curator cycle and one `@DistributedLock` cycle in turn, in rotating order, for every mode; the "
+                "alternating runs give the threads zk-lock and raw Curator (one instance per thread) in alternate "
+                "iterations (A B B A): MUTEX with 8 and 32 threads, SEMAPHORE with 3 permits and 12 threads, and "
+                "8 readers with 1 writer.", ""]
         if "annotated" in sbs:
             out += ["| interleaved, one thread | median µs | p99 µs | mean µs | caller-thread CPU µs/cycle |",
                     "| --- | ---: | ---: | ---: | ---: |"]
@@ -339,19 +528,17 @@ def markdown(unc_rows, cont_rows, many, checks, info, results, sbs):
                            f"{fmt(fig['cpu'])} |")
             out += ["", "Caller-thread CPU is the CPU time of the thread that locks, so it leaves out ZooKeeper's "
                     "client threads, garbage collection and the JIT: it is what the lock's own code costs.", ""]
-        if sbs.get("alt.zkLock") is not None:
-            out += ["| alternating, 32 threads, one key | acquisitions/s |", "| --- | ---: |",
-                    f"| @DistributedLock (zk-lock) | {fmt(sbs['alt.zkLock'])} |",
-                    f"| Raw Curator, one InterProcessMutex per thread | {fmt(sbs['alt.curatorPerThread'])} |", ""]
+        out += modes_section(sbs.get("modes", {}))
+        out += alternating_section(sbs)
     out += [
             "## Contended: one key", "",
             "| setting | row | acquisitions/s | hand-off median µs | hand-off p99 µs | ZooKeeper ops/acquisition "
-            "| allocated B/acquisition | client CPU µs/acquisition |",
-            "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+            f"| by type: {OP_TYPES_HEADER} | allocated B/acquisition | client CPU µs/acquisition |",
+            "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for row in cont_rows:
         out.append(f"| {row['setting']} | {row['label']} | {plus_minus(row)} | "
-                   f"{fmt(row['p50'])} | {fmt(row['p99'])} | {fmt(row['ops'], 2)} | {fmt(row['alloc'])} | "
-                   f"{fmt(row['cpu'])} |")
+                   f"{fmt(row['p50'])} | {fmt(row['p99'])} | {fmt(row['ops'], 2)} | {types_text(row['types'])} | "
+                   f"{fmt(row['alloc'])} | {fmt(row['cpu'])} |")
     out += ["", "Hand-off: from the moment a holder starts to release to the moment the next waiter holds the lock, "
             "counted when that waiter was already waiting; across JVMs too (a shared memory-mapped board and the "
             "machine's monotonic clock). Two-JVM acquisitions/s count both JVMs; allocation counts the measured JVM.",
@@ -373,7 +560,80 @@ def markdown(unc_rows, cont_rows, many, checks, info, results, sbs):
     return "\n".join(out)
 
 
-def svg_chart(unc_rows, cont_rows, info):
+def modes_section(modes):
+    if not modes:
+        return []
+    out = ["### Every mode against the floor, interleaved", "",
+           "| mode | floor median µs | Curator median µs | `@DistributedLock` median µs | zk-lock / floor | "
+           "Curator / floor | zk-lock / Curator | zk-lock ops/cycle | by type: " + OP_TYPES_HEADER +
+           " | Curator ops/cycle | caller CPU µs/cycle zk-lock / Curator |",
+           "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for mode, _, label, recipe, _, _ in MODES:
+        fig = modes.get(mode)
+        if not fig:
+            continue
+        out.append(f"| {label} (Curator: {recipe}) | {fmt(fig['floor']['p50'])} | {fmt(fig['curator']['p50'])} | "
+                   f"{fmt(fig['annotated']['p50'])} | {fmt(fig['annotated/floor.p50'], 2)} | "
+                   f"{fmt(fig['curator/floor.p50'], 2)} | {fmt(fig['annotated/curator.p50'], 3)} | "
+                   f"{fmt(fig['annotated']['ops'], 2)} | {types_text(fig['annotated']['types'])} | "
+                   f"{fmt(fig['curator']['ops'], 2)} | {fmt(fig['annotated']['cpu'])} / {fmt(fig['curator']['cpu'])} |")
+    out += ["", "Ratios are the mean over the measured iterations of each iteration's ratio of medians. Each mode "
+            "runs in its own fork; the floor is measured again in each.", ""]
+    return out
+
+
+def alternating_section(sbs):
+    out = []
+    rows = []
+    for setting, _ in ALTERNATING:
+        for name, fig in sbs.get("alt", {}).get(setting, {}).items():
+            rows.append(f"| {setting}, MUTEX | {ALT_LABELS[name]} | {fmt(fig['rate'])} | {fmt(fig['handoff'])} | "
+                        f"{fmt(fig['ops'], 2)} | {types_text(fig['types'])} |")
+    for name, fig in sbs.get("semaphore", {}).items():
+        rows.append(f"| SEMAPHORE, 3 permits, 12 threads | {ALT_LABELS[name]} | {fmt(fig['rate'])} | | "
+                    f"{fmt(fig['ops'], 2)} | {types_text(fig['types'])} |")
+    if rows:
+        out += ["### Contended one key, alternating", "",
+                "| run | contestant | acquisitions/s | hand-off median µs | ZooKeeper ops/acquisition | by type: "
+                + OP_TYPES_HEADER + " |", "| --- | --- | ---: | ---: | ---: | ---: |"] + rows
+        out += ["", "Curator's contestant is `InterProcessMutex` for MUTEX and `InterProcessSemaphoreV2` "
+                "(3 leases) for SEMAPHORE, one instance per thread. Operations per acquisition: the server's request "
+                "count over each contestant's iterations, ramp-up and ramp-down included; by type: counted by the "
+                "clients (pings left out).", ""]
+    heavy = sbs.get("readHeavy", {})
+    if heavy:
+        out += ["### READ-heavy: 8 readers + 1 writer, one key, alternating", "",
+                "| contestant | reader acquisitions/s | writer acquisitions/s | all acquisitions/s | "
+                "ZooKeeper ops/acquisition | by type: " + OP_TYPES_HEADER + " |",
+                "| --- | ---: | ---: | ---: | ---: | ---: |"]
+        for name, fig in heavy.items():
+            label = "@DistributedLock READ/WRITE (zk-lock)" if name == "zkLock" else \
+                "Raw Curator, one InterProcessReadWriteLock per thread"
+            out.append(f"| {label} | {fmt(fig['reader'])} | {fmt(fig['writer'])} | {fmt(fig['rate'])} | "
+                       f"{fmt(fig['ops'], 2)} | {types_text(fig['types'])} |")
+        out.append("")
+    return out
+
+
+def contended_bars(cont_rows, sbs):
+    """(setting, label, rate, color) of every contended bar: the separate rows, then the alternating runs."""
+    bars = [(row["setting"], row["label"], row["rate"], COLORS[row["key"]]) for row in cont_rows]
+    for setting, _ in ALTERNATING:
+        for name, fig in sbs.get("alt", {}).get(setting, {}).items():
+            bars.append((f"{setting}, alternating", ALT_LABELS[name], fig["rate"], COLORS[name]))
+    for name, fig in sbs.get("semaphore", {}).items():
+        label = "@DistributedLock SEMAPHORE" if name == "zkLock" else "Raw Curator InterProcessSemaphoreV2 per thread"
+        bars.append(("SEMAPHORE, 3 permits, 12 threads, alternating", label, fig["rate"], COLORS[name]))
+    for name, fig in sbs.get("readHeavy", {}).items():
+        label = "@DistributedLock" if name == "zkLock" else "Raw Curator InterProcessReadWriteLock per thread"
+        for role in ("reader", "writer"):
+            if fig.get(role) is not None:
+                bars.append(("READ-heavy, 8 readers + 1 writer, alternating", f"{label}, {role}s", fig[role],
+                             COLORS[name]))
+    return bars
+
+
+def svg_chart(unc_rows, cont_rows, info, sbs):
     width, label_w, bar_w, row_h = 1000, 430, 420, 22
     parts = []
     y = 30
@@ -395,23 +655,50 @@ def svg_chart(unc_rows, cont_rows, info):
         text(label_w - 8, y - 6, row["label"], 11, anchor="end")
         parts.append(f'<rect x="{label_w}" y="{y - row_h + 6}" width="{w:.1f}" height="{row_h - 8}" fill="{color}"/>')
         text(label_w + w + 6, y - 6, f"{row['median']:,.0f} ({row['p99']:,.0f})", 11)
+    modes = sbs.get("modes", {})
+    if modes:
+        y += 40
+        text(10, y, "Interleaved: median cycle / raw create+delete floor, every mode (target 1.25): shorter is better",
+             14, weight="bold")
+        y += 14
+        top = y
+        max_ratio = max([1.25] + [fig[k] for fig in modes.values() for k in ("annotated/floor.p50",
+                                                                              "curator/floor.p50") if fig[k]])
+        for mode, _, label, recipe, _, _ in MODES:
+            fig = modes.get(mode)
+            if not fig:
+                continue
+            for key, who, color in (("annotated/floor.p50", f"@DistributedLock {label}", "#1f6fb2"),
+                                    ("curator/floor.p50", f"Raw Curator {recipe}", "#7f7f7f")):
+                if fig[key] is None:
+                    continue
+                y += row_h
+                w = bar_w * fig[key] / max_ratio
+                text(label_w - 8, y - 6, who, 11, anchor="end")
+                parts.append(f'<rect x="{label_w}" y="{y - row_h + 6}" width="{w:.1f}" height="{row_h - 8}" '
+                             f'fill="{color}"/>')
+                text(label_w + w + 6, y - 6, f"{fig[key]:.2f}", 11)
+        x = label_w + bar_w * 1.25 / max_ratio
+        parts.append(f'<line x1="{x:.1f}" y1="{top:.1f}" x2="{x:.1f}" y2="{y + 4:.1f}" stroke="#c0392b" '
+                     'stroke-dasharray="4,3"/>')
     y += 40
     text(10, y, "Contended, one key: acquisitions per second, all threads together: longer is better", 14,
          weight="bold")
     y += 14
-    max_rate = max((row["rate"] for row in cont_rows), default=1)
+    bars = contended_bars(cont_rows, sbs)
+    max_rate = max((bar[2] for bar in bars), default=1) or 1
     setting = None
-    for row in cont_rows:
-        if row["setting"] != setting:
-            setting = row["setting"]
+    for bar_setting, label, rate, color in bars:
+        if bar_setting != setting:
+            setting = bar_setting
             y += row_h
             text(10, y - 6, setting, 12, weight="bold")
         y += row_h
-        w = bar_w * row["rate"] / max_rate
-        text(label_w - 8, y - 6, row["label"], 11, anchor="end")
+        w = bar_w * rate / max_rate
+        text(label_w - 8, y - 6, label, 11, anchor="end")
         parts.append(f'<rect x="{label_w}" y="{y - row_h + 6}" width="{w:.1f}" height="{row_h - 8}" '
-                     f'fill="{COLORS[row["key"]]}"/>')
-        text(label_w + w + 6, y - 6, f"{row['rate']:,.0f}", 11)
+                     f'fill="{color}"/>')
+        text(label_w + w + 6, y - 6, f"{rate:,.0f}", 11)
     if info:
         y += 34
         text(10, y, f"{info.get('started', '?')[:16].replace('T', ' ')} UTC, {info.get('cpu', '?')}, "
@@ -437,11 +724,16 @@ def main(argv):
     many = many_keys_row(results)
     sbs = side_by_side(results)
     checks = check_targets(unc, cont_rows, sbs)
+    goals = targets(unc, cont_rows, sbs)
     with open(os.path.join(directory, "results.md"), "w", encoding="utf-8") as f:
-        f.write(markdown(unc_rows, cont_rows, many, checks, info, results, sbs))
+        f.write(markdown(unc_rows, cont_rows, many, checks, info, results, sbs, goals))
     with open(os.path.join(directory, "chart.svg"), "w", encoding="utf-8") as f:
-        f.write(svg_chart(unc_rows, cont_rows, info))
+        f.write(svg_chart(unc_rows, cont_rows, info, sbs))
     print(f"Wrote {os.path.join(directory, 'results.md')} and {os.path.join(directory, 'chart.svg')}")
+    print("Targets:")
+    for measure, target, measured, verdict in goals:
+        print(f"  {verdict_text(verdict):>12}  {measure}: {measured} (target {target})")
+    print("Earlier targets:")
     for measure, target, measured, verdict in checks:
         print(f"  {verdict_text(verdict):>12}  {measure}: {measured} (target {target})")
     return 0

@@ -1,7 +1,6 @@
 package dev.zklock.bench;
 
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
 
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -13,86 +12,70 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
-import org.openjdk.jmh.infra.IterationParams;
-import org.openjdk.jmh.runner.IterationType;
+import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
- * The 32-thread target measured side by side: iterations alternate between
- * {@code @DistributedLock} and raw Curator with one mutex per thread (in the order
- * A B B A, which cancels a steady drift in load), so that load from elsewhere on
- * the machine hits both alike. The primary score mixes both; each iteration adds
- * its acquisitions and seconds (ramp-up and ramp-down included for both) to
- * {@code alternating.<contestant>.acquisitions} and {@code .seconds}.
+ * The contended MUTEX targets measured side by side: 8 and 32 threads in one JVM on
+ * one key, iterations alternating between {@code @DistributedLock} and raw Curator
+ * with one mutex per thread ({@link AlternatingTurn}). The primary score mixes both;
+ * the figures of each are published under {@code alternating<threads>.zkLock.} and
+ * {@code alternating<threads>.curatorPerThread.}, with the hand-off median of each.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 6, time = 2)
 @Measurement(iterations = 6, time = 2)
 @Fork(1)
-@Threads(32)
 public class AlternatingBenchmarks {
 
 	private static final Contestant[] CONTESTANTS = { Contestant.ZK_LOCK, Contestant.CURATOR_PER_THREAD };
 
-	private static final String[] NAMES = { "zkLock", "curatorPerThread" };
-
-	private static final int[] ORDER = { 0, 1, 1, 0 };
-
 	/**
-	 * One cycle with this iteration's contestant.
+	 * One cycle with this iteration's contestant, 8 threads.
 	 * @param turn whose iteration this is
 	 * @param thread this thread's cycles
 	 * @throws Exception when ZooKeeper fails
 	 */
 	@Benchmark
+	@Threads(8)
+	@Warmup(iterations = 4, time = 2)
+	@Measurement(iterations = 4, time = 2)
+	public void zkLockAndCuratorPerThread8(Turn turn, BothCycles thread) throws Exception {
+		thread.cycles[turn.current()].run(thread.probe);
+		turn.acquired(0);
+	}
+
+	/**
+	 * One cycle with this iteration's contestant, 32 threads.
+	 * @param turn whose iteration this is
+	 * @param thread this thread's cycles
+	 * @throws Exception when ZooKeeper fails
+	 */
+	@Benchmark
+	@Threads(32)
 	public void zkLockAndCuratorPerThread32(Turn turn, BothCycles thread) throws Exception {
-		thread.cycles[turn.current].run(thread.probe);
-		turn.acquisitions.increment();
+		thread.cycles[turn.current()].run(thread.probe);
+		turn.acquired(0);
 	}
 
 	/**
 	 * Which contestant this iteration measures, and its count.
 	 */
 	@State(Scope.Benchmark)
-	public static class Turn {
-
-		private final LongAdder acquisitions = new LongAdder();
-
-		private volatile int current;
-
-		private int warmups;
-
-		private int measurements;
-
-		private long start;
+	public static class Turn extends AlternatingTurn {
 
 		/**
-		 * Pick the next contestant; the measured iterations start the order afresh.
-		 * @param iteration the iteration about to run
+		 * A turn between zk-lock and Curator with a mutex per thread.
 		 */
-		@Setup(Level.Iteration)
-		public void next(IterationParams iteration) {
-			int index = (iteration.getType() == IterationType.MEASUREMENT) ? this.measurements++ : this.warmups++;
-			this.current = ORDER[index % ORDER.length];
-			this.acquisitions.reset();
-			this.start = System.nanoTime();
+		public Turn() {
+			super(new String[] { "zkLock", "curatorPerThread" }, "all");
 		}
 
-		/**
-		 * Publish this iteration's rate.
-		 * @param iteration the iteration that ran
-		 */
-		@TearDown(Level.Iteration)
-		public void publish(IterationParams iteration) {
-			double seconds = (System.nanoTime() - this.start) / 1e9;
-			if (iteration.getType() == IterationType.MEASUREMENT) {
-				String name = "alternating." + NAMES[this.current];
-				IterationMetrics.publishSum(name + ".acquisitions", this.acquisitions.sum(), "#");
-				IterationMetrics.publishSum(name + ".seconds", seconds, "s");
-			}
+		@Override
+		String prefix(BenchmarkParams benchmark) {
+			return "alternating" + benchmark.getThreads();
 		}
 
 	}
@@ -113,6 +96,7 @@ public class AlternatingBenchmarks {
 		 */
 		@Setup(Level.Trial)
 		public void prepare(LockFixture fixture) {
+			this.probe.register();
 			this.cycles = new Contestant.Cycle[CONTESTANTS.length];
 			for (int i = 0; i < CONTESTANTS.length; i++) {
 				this.cycles[i] = CONTESTANTS[i].newCycle(fixture);

@@ -4,6 +4,7 @@ import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import dev.zklock.autoconfigure.CuratorFrameworkBuilderCustomizer;
 import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
 import dev.zklock.autoconfigure.ZkLockAutoConfiguration;
 
@@ -14,6 +15,12 @@ import dev.zklock.autoconfigure.ZkLockAutoConfiguration;
 @Configuration(proxyBeanMethods = false)
 @ImportAutoConfiguration({ ZkLockAutoConfiguration.class, DistributedLockAutoConfiguration.class })
 public class BenchConfiguration {
+
+	// every client counts its requests by type, for ZooKeeperOpsProfiler
+	@Bean
+	CuratorFrameworkBuilderCustomizer countingZooKeeper() {
+		return OpCounts.customizer();
+	}
 
 	@Bean
 	LockedService lockedService() {

@@ -16,7 +16,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * A few counters in a memory-mapped file, shared by every JVM that contends for
  * one lock: when the last holder started to release it, and how many acquisitions
- * there were in all. {@link System#nanoTime()} reads the machine's monotonic
+ * there were in all, and the ZooKeeper requests every JVM sent, by type
+ * ({@link OpCounts}). {@link System#nanoTime()} reads the machine's monotonic
  * clock, so release and acquisition times of two JVMs on one machine can be
  * subtracted.
  */
@@ -34,6 +35,11 @@ public final class HandoffBoard {
 
 	private static final int ACQUISITIONS = 8;
 
+	// then one counter per type of OpCounts.TYPES
+	private static final int OPS = 16;
+
+	private static final int SIZE = 128;
+
 	private static @Nullable HandoffBoard shared;
 
 	private final Path file;
@@ -44,7 +50,7 @@ public final class HandoffBoard {
 		this.file = file;
 		try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
 				StandardOpenOption.WRITE)) {
-			this.buffer = channel.map(FileChannel.MapMode.READ_WRITE, 0, 64);
+			this.buffer = channel.map(FileChannel.MapMode.READ_WRITE, 0, SIZE);
 		}
 	}
 
@@ -99,6 +105,26 @@ public final class HandoffBoard {
 	 */
 	public void acquired() {
 		LONGS.getAndAdd(this.buffer, ACQUISITIONS, 1L);
+	}
+
+	/**
+	 * Count one ZooKeeper request.
+	 * @param type its index in {@link OpCounts#TYPES}
+	 */
+	public void countOp(int type) {
+		LONGS.getAndAdd(this.buffer, OPS + 8 * type, 1L);
+	}
+
+	/**
+	 * ZooKeeper requests sent by every JVM so far, by type.
+	 * @return the counts, in the order of {@link OpCounts#TYPES}
+	 */
+	public long[] opCounts() {
+		long[] counts = new long[OpCounts.TYPES.length];
+		for (int i = 0; i < counts.length; i++) {
+			counts[i] = (long) LONGS.getVolatile(this.buffer, OPS + 8 * i);
+		}
+		return counts;
 	}
 
 	/**

@@ -41,6 +41,11 @@ public class LockFixture {
 	 */
 	public static final String CONTENDED_KEY = "one";
 
+	/**
+	 * Permits of the contended semaphore rows.
+	 */
+	public static final int CONTENDED_PERMITS = 3;
+
 	private static final String RAW_PARENT = "/bench/zookeeper/mutex/" + KEY;
 
 	private static final String CURATOR_MUTEX = "/bench/curator/mutex/" + KEY;
@@ -49,7 +54,14 @@ public class LockFixture {
 
 	private static final String CURATOR_SEMAPHORE = "/bench/curator/semaphore/" + KEY;
 
+	private static final String CURATOR_SEMAPHORE3 = "/bench/curator/semaphore3/" + KEY;
+
 	private static final String CURATOR_CONTENDED = "/bench/curator/contended/" + CONTENDED_KEY;
+
+	private static final String CURATOR_CONTENDED_SEMAPHORE = "/bench/curator/contended-semaphore/" + CONTENDED_KEY;
+
+	private static final String CURATOR_CONTENDED_RW = "/bench/curator/contended-rw/" + CONTENDED_KEY;
+
 
 	private static final byte[] NO_DATA = new byte[0];
 
@@ -68,6 +80,8 @@ public class LockFixture {
 	private InterProcessReadWriteLock curatorReadWrite;
 
 	private InterProcessSemaphoreV2 curatorSemaphore;
+
+	private InterProcessSemaphoreV2 curatorSemaphore3;
 
 	private InterProcessMutex sharedContendedMutex;
 
@@ -95,6 +109,7 @@ public class LockFixture {
 		this.curatorMutex = new InterProcessMutex(this.client, CURATOR_MUTEX);
 		this.curatorReadWrite = new InterProcessReadWriteLock(this.client, CURATOR_RW);
 		this.curatorSemaphore = new InterProcessSemaphoreV2(this.client, CURATOR_SEMAPHORE, 1);
+		this.curatorSemaphore3 = new InterProcessSemaphoreV2(this.client, CURATOR_SEMAPHORE3, 3);
 		this.sharedContendedMutex = new InterProcessMutex(this.client, CURATOR_CONTENDED);
 		this.lockRegistry = new ZookeeperLockRegistry(this.client, "/bench/spring-integration/mutex");
 		this.contendedLockRegistry = new ZookeeperLockRegistry(this.client, "/bench/spring-integration/contended");
@@ -136,13 +151,31 @@ public class LockFixture {
 
 	/**
 	 * One cycle of the annotated method of a mode, through the proxy.
-	 * @param mode {@code MUTEX}, {@code READ} or {@code WRITE}
+	 * @param mode {@code MUTEX}, {@code READ}, {@code WRITE}, {@code SEMAPHORE1} or
+	 * {@code SEMAPHORE3} (one or three permits)
 	 */
 	public void annotated(String mode) {
 		switch (mode) {
 			case "READ" -> this.service.read(KEY);
 			case "WRITE" -> this.service.write(KEY);
+			case "SEMAPHORE1" -> this.service.semaphore(KEY);
+			case "SEMAPHORE3" -> this.service.semaphore3(KEY);
 			default -> this.service.mutex(KEY);
+		}
+	}
+
+	/**
+	 * One cycle of Curator's own recipe for a mode, one instance reused.
+	 * @param mode as for {@link #annotated(String)}
+	 * @throws Exception when ZooKeeper fails
+	 */
+	public void curator(String mode) throws Exception {
+		switch (mode) {
+			case "READ" -> curatorRead();
+			case "WRITE" -> curatorWrite();
+			case "SEMAPHORE1" -> curatorSemaphore();
+			case "SEMAPHORE3" -> curatorSemaphore3();
+			default -> curatorMutex();
 		}
 	}
 
@@ -193,6 +226,15 @@ public class LockFixture {
 	}
 
 	/**
+	 * Raw Curator semaphore with three permits, one instance reused.
+	 * @throws Exception when ZooKeeper fails
+	 */
+	public void curatorSemaphore3() throws Exception {
+		Lease lease = this.curatorSemaphore3.acquire(10, TimeUnit.SECONDS);
+		lease.close();
+	}
+
+	/**
 	 * zk-lock's template, with a request built per call as an application would.
 	 */
 	// NullAway false positive: execute's T extends @Nullable Object, so null is a valid result.
@@ -233,6 +275,23 @@ public class LockFixture {
 	 */
 	public InterProcessMutex newContendedMutex() {
 		return new InterProcessMutex(this.client, CURATOR_CONTENDED);
+	}
+
+	/**
+	 * A new raw Curator semaphore ({@value #CONTENDED_PERMITS} leases) on the contended
+	 * path, for one thread.
+	 * @return the semaphore
+	 */
+	public InterProcessSemaphoreV2 newContendedSemaphore() {
+		return new InterProcessSemaphoreV2(this.client, CURATOR_CONTENDED_SEMAPHORE, CONTENDED_PERMITS);
+	}
+
+	/**
+	 * A new raw Curator read/write lock on the contended path, for one thread.
+	 * @return the lock
+	 */
+	public InterProcessReadWriteLock newContendedReadWriteLock() {
+		return new InterProcessReadWriteLock(this.client, CURATOR_CONTENDED_RW);
 	}
 
 	/**

@@ -42,6 +42,39 @@ public class LockedService {
 	}
 
 	/**
+	 * SEMAPHORE with three permits on one key.
+	 * @param key the key
+	 */
+	@DistributedLock(name = "semaphore3", key = "#key", mode = LockMode.SEMAPHORE, permits = 3)
+	public void semaphore3(String key) {
+	}
+
+	/**
+	 * SEMAPHORE with three permits on a key many threads want.
+	 * @param key the key
+	 */
+	@DistributedLock(name = "contended-semaphore", key = "#key", mode = LockMode.SEMAPHORE, permits = 3,
+			timeout = "60s")
+	public void contendedSemaphore(String key) {
+	}
+
+	/**
+	 * READ on a key many threads want.
+	 * @param key the key
+	 */
+	@DistributedLock(name = "contended-rw", key = "#key", mode = LockMode.READ, timeout = "60s")
+	public void contendedRead(String key) {
+	}
+
+	/**
+	 * WRITE on a key many threads want.
+	 * @param key the key
+	 */
+	@DistributedLock(name = "contended-rw", key = "#key", mode = LockMode.WRITE, timeout = "60s")
+	public void contendedWrite(String key) {
+	}
+
+	/**
 	 * MUTEX for the many-keys run.
 	 * @param key the key
 	 */

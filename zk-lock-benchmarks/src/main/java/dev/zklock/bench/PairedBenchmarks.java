@@ -1,5 +1,6 @@
 package dev.zklock.bench;
 
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.concurrent.TimeUnit;
@@ -17,23 +18,31 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.runner.IterationType;
 
 /**
- * The headline ratios measured side by side, for MUTEX, READ and WRITE. Each
- * operation runs one raw ZooKeeper floor cycle, one cycle of Curator's own recipe
- * for the mode ({@code InterProcessMutex}, or {@code InterProcessReadWriteLock}'s
- * read or write lock) and one {@code @DistributedLock} cycle in the mode, in
- * rotating order, and times each. Load from
- * elsewhere on the machine then hits all three alike, so their ratios hold even
- * when the separate rows, measured one after the other, drift apart. Published as
- * {@code paired.<kind>.p50|p99|mean} (µs), {@code paired.<a>/<b>.p50|mean} and
- * {@code paired.<kind>.cpu} for MUTEX, and under {@code paired-read.} and
- * {@code paired-write.} for the other modes: CPU time of the calling thread per cycle (µs), which
- * leaves out ZooKeeper's client threads and is what the lock's own code costs.
+ * The headline ratios measured side by side, for every mode. Each operation runs
+ * one raw ZooKeeper floor cycle, one cycle of Curator's own recipe for the mode
+ * ({@code InterProcessMutex}, {@code InterProcessReadWriteLock}'s read or write
+ * lock, {@code InterProcessSemaphoreV2} with one or three leases) and one
+ * {@code @DistributedLock} cycle in the mode, in rotating order, and times each.
+ * Load from elsewhere on the machine then hits all three alike, so their ratios
+ * hold even when the separate rows, measured one after the other, drift apart.
+ * <p>
+ * Published as {@code paired.<kind>.p50|p99|mean} (µs), {@code paired.<a>/<b>.p50|mean}
+ * and {@code paired.<kind>.cpu} for MUTEX, and under {@code paired-read.},
+ * {@code paired-write.}, {@code paired-semaphore1.} and {@code paired-semaphore3.}
+ * for the other modes: CPU time of the calling thread per cycle (µs), which leaves
+ * out ZooKeeper's client threads and is what the lock's own code costs. After each
+ * measured iteration, {@value #COUNTED_CYCLES} more cycles of each kind run one kind
+ * at a time between two reads of the server's request count, published as
+ * {@code <prefix><kind>.zk.ops}: ZooKeeper requests per cycle of that kind alone (the
+ * server's count), and {@code <prefix><kind>.zk.<type>} by type ({@link OpCounts}).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 6, time = 3)
+@Warmup(iterations = 5, time = 3)
 @Measurement(iterations = 5, time = 2)
 @Fork(1)
 @Threads(1)
@@ -43,9 +52,15 @@ public class PairedBenchmarks {
 	private static final String[] KINDS = { "floor", "curator", "annotated" };
 
 	/**
-	 * The lock mode of the Curator and annotated cycles.
+	 * Cycles of each kind counted after a measured iteration.
 	 */
-	@Param({ "MUTEX", "READ", "WRITE" })
+	static final int COUNTED_CYCLES = 64;
+
+	/**
+	 * The lock mode of the Curator and annotated cycles; SEMAPHORE1 and SEMAPHORE3 are
+	 * SEMAPHORE with one and three permits.
+	 */
+	@Param({ "MUTEX", "READ", "WRITE", "SEMAPHORE1", "SEMAPHORE3" })
 	public String mode;
 
 	private final CycleTimes times = new CycleTimes(KINDS);
@@ -67,31 +82,47 @@ public class PairedBenchmarks {
 			int kind = (first + i) % KINDS.length;
 			long cpuStart = this.threads.getCurrentThreadCpuTime();
 			long start = System.nanoTime();
-			switch (kind) {
-				case 0 -> fixture.zooKeeperCreateDelete();
-				case 1 -> curator(fixture);
-				default -> fixture.annotated(this.mode);
-			}
+			cycle(fixture, kind);
 			long end = System.nanoTime();
 			this.times.record(kind, end - start, this.threads.getCurrentThreadCpuTime() - cpuStart);
 		}
 	}
 
-	private void curator(LockFixture fixture) throws Exception {
-		switch (this.mode) {
-			case "READ" -> fixture.curatorRead();
-			case "WRITE" -> fixture.curatorWrite();
-			default -> fixture.curatorMutex();
+	private void cycle(LockFixture fixture, int kind) throws Exception {
+		switch (kind) {
+			case 0 -> fixture.zooKeeperCreateDelete();
+			case 1 -> fixture.curator(this.mode);
+			default -> fixture.annotated(this.mode);
 		}
 	}
 
 	/**
-	 * Publish this iteration's figures and start afresh.
+	 * Publish this iteration's figures and start afresh; after a measured iteration,
+	 * count the requests of each kind of cycle.
+	 * @param iteration the iteration that ran
+	 * @param fixture the locks
+	 * @throws Exception when ZooKeeper fails
 	 */
 	@TearDown(Level.Iteration)
-	public void publish() {
-		String prefix = this.mode.equals("MUTEX") ? "paired." : "paired-" + this.mode.toLowerCase() + ".";
+	public void publish(IterationParams iteration, LockFixture fixture) throws Exception {
+		String prefix = prefix(this.mode);
 		CycleTimes.Summary summary = this.times.publish(prefix);
+		if (iteration.getType() == IterationType.MEASUREMENT) {
+			for (int kind = 0; kind < KINDS.length; kind++) {
+				long before = packets();
+				long[] opsBefore = HandoffBoard.shared().opCounts();
+				for (int i = 0; i < COUNTED_CYCLES; i++) {
+					cycle(fixture, kind);
+				}
+				IterationMetrics.publish(prefix + KINDS[kind] + ".zk.ops",
+						(double) (packets() - before) / COUNTED_CYCLES, "ops/cycle");
+				long[] ops = HandoffBoard.shared().opCounts();
+				for (int i = 0; i < ops.length; i++) {
+					IterationMetrics.publish(prefix + KINDS[kind] + ".zk." + OpCounts.TYPES[i],
+							(double) (ops[i] - opsBefore[i]) / COUNTED_CYCLES, "ops/cycle");
+				}
+			}
+		}
 		if (summary == null) {
 			return;
 		}
@@ -101,6 +132,14 @@ public class PairedBenchmarks {
 		IterationMetrics.publish(prefix + "annotated/curator.mean", means[2] / means[1], "x");
 		IterationMetrics.publish(prefix + "annotated/floor.p50", medians[2] / medians[0], "x");
 		IterationMetrics.publish(prefix + "curator/floor.p50", medians[1] / medians[0], "x");
+	}
+
+	static String prefix(String mode) {
+		return mode.equals("MUTEX") ? "paired." : "paired-" + mode.toLowerCase() + ".";
+	}
+
+	private static long packets() throws IOException {
+		return ZooKeeperMonitor.packetsReceived(BenchContext.connectString());
 	}
 
 }

@@ -40,7 +40,7 @@ import dev.zklock.core.PauseDetector;
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 6, time = 3)
-@Measurement(iterations = 8, time = 2)
+@Measurement(iterations = 5, time = 2)
 @Fork(1)
 @Threads(1)
 @State(Scope.Thread)

@@ -29,7 +29,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 8, time = 2)
-@Measurement(iterations = 5, time = 2)
+@Measurement(iterations = 4, time = 2)
 @Fork(1)
 @Threads(4)
 public class TwoJvmBenchmarks {

@@ -22,8 +22,8 @@ import org.openjdk.jmh.annotations.Warmup;
  */
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 5, time = 2)
-@Measurement(iterations = 5, time = 2)
+@Warmup(iterations = 4, time = 2)
+@Measurement(iterations = 4, time = 2)
 @Fork(1)
 @Threads(1)
 public class UncontendedBenchmarks {

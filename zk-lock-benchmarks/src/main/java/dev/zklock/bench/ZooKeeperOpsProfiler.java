@@ -20,6 +20,8 @@ import org.openjdk.jmh.results.ScalarResult;
  * <ul>
  * <li>{@code zk.ops} requests the server received per cycle (the server's
  * {@code zk_packets_received} delta over the cycles of every JVM);
+ * <li>{@code zk.<type>} the requests of each type ({@link OpCounts#TYPES}) the
+ * clients of every JVM sent per cycle, counted on the client side (pings left out);
  * <li>{@code cpu.us} CPU time of this JVM per cycle of this JVM, in microseconds:
  * every thread, garbage collection and JMH's own included;
  * <li>{@code handoff.p50}, {@code handoff.p99} in microseconds and
@@ -36,6 +38,8 @@ public class ZooKeeperOpsProfiler implements InternalProfiler {
 
 	private long cpuBefore;
 
+	private long[] opsBefore = new long[OpCounts.TYPES.length];
+
 	@Override
 	public String getDescription() {
 		return "ZooKeeper requests per cycle (server mntr), hand-off latency and container sweep";
@@ -46,6 +50,7 @@ public class ZooKeeperOpsProfiler implements InternalProfiler {
 		HandoffProbe.drainAll();
 		IterationMetrics.drain();
 		this.boardBefore = HandoffBoard.shared().acquisitions();
+		this.opsBefore = HandoffBoard.shared().opCounts();
 		this.packetsBefore = packets();
 		this.cpuBefore = cpuNanos();
 	}
@@ -56,11 +61,16 @@ public class ZooKeeperOpsProfiler implements InternalProfiler {
 		long cpu = cpuNanos() - this.cpuBefore;
 		long packets = packets() - this.packetsBefore;
 		long everyJvm = HandoffBoard.shared().acquisitions() - this.boardBefore;
+		long[] ops = HandoffBoard.shared().opCounts();
 		HandoffProbe.Drained drained = HandoffProbe.drainAll();
 		long cycles = Math.max(result.getMetadata().getAllOps(), everyJvm);
 		List<Result> results = new ArrayList<>();
 		if (cycles > 0) {
 			results.add(new ScalarResult("zk.ops", (double) packets / cycles, "ops/cycle", AggregationPolicy.AVG));
+			for (int i = 0; i < ops.length; i++) {
+				results.add(new ScalarResult("zk." + OpCounts.TYPES[i], (double) (ops[i] - this.opsBefore[i]) / cycles,
+						"ops/cycle", AggregationPolicy.AVG));
+			}
 		}
 		long ownCycles = result.getMetadata().getAllOps();
 		if (ownCycles > 0 && cpu > 0) {
