@@ -221,7 +221,7 @@ class ShutdownDrainTests extends AbstractZooKeeperTests {
 
 	// the registry shows the lock path; the holder's node is the only child with its token
 	private static String lockNode(LockInfo lock) throws Exception {
-		String parent = (lock.mode() == LockMode.SEMAPHORE) ? lock.path() + "/leases" : lock.path();
+		String parent = lock.path();
 		for (String child : client.getChildren().forPath(parent)) {
 			String path = parent + "/" + child;
 			if (client.checkExists().forPath(path).getCzxid() == lock.fencingToken()) {
