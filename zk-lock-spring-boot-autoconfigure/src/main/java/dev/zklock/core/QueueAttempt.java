@@ -8,7 +8,6 @@ import java.util.concurrent.CompletableFuture;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.utils.ZKPaths;
-import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
@@ -23,13 +22,8 @@ import dev.zklock.LockException;
  * decided by a {@link QueueRule}: MUTEX, READ, WRITE and SEMAPHORE. It creates a
  * protected node, reads the queue, and either holds or waits as the rule says,
  * reading the queue again when woken.
- * <p>
- * The first read of the queue is sent right behind the create, without waiting
- * for its answer: ZooKeeper answers one session's requests in order, so that
- * listing already shows our node and an uncontended attempt takes one round trip
- * and three operations (create, read, delete) in every mode.
- * When it cannot be used (the create had to make the parent first, or was retried
- * after a connection loss) the queue is read again once our node is known.
+ * Joining the queue (the create with the first read behind it) is
+ * {@link AbstractQueueAttempt}'s.
  * <p>
  * A hand-off needs no second read when the last one proves it: sequence numbers
  * under one parent only grow, so no node can join ahead of ours, and the parent, a
@@ -43,32 +37,16 @@ import dev.zklock.LockException;
  * state changes under a {@link java.util.concurrent.locks.ReentrantLock}, so no
  * caller waits in a monitor.
  */
-final class QueueAttempt extends AbstractNodeAttempt {
+final class QueueAttempt extends AbstractQueueAttempt {
 
 	private static final Logger logger = LoggerFactory.getLogger(QueueAttempt.class);
 
-	private final String path;
-
-	private final QueueRule rule;
-
-	private final byte @Nullable [] data;
-
 	private final boolean tryOnce;
-
-	private final @Nullable String fixedName;
 
 	private final long writerSession;
 
-	private final int permits;
-
 	// one instance, so that ZooKeeper keeps one children watch of ours however often it is set
 	private final Watcher queueWatcher = (event) -> readQueue(true);
-
-	private @Nullable String ourPath;
-
-	private @Nullable Stat ourStat;
-
-	private boolean firstReadPending;
 
 	// the node whose deletion alone makes ours hold, while we watch it
 	private @Nullable String handOffFrom;
@@ -98,222 +76,23 @@ final class QueueAttempt extends AbstractNodeAttempt {
 	 */
 	QueueAttempt(CuratorFramework client, String path, QueueRule rule, byte @Nullable [] data, boolean tryOnce,
 			@Nullable String fixedName, long writerSession, int permits) {
-		super(client);
-		this.path = path;
-		this.rule = rule;
-		this.permits = permits;
-		this.data = data;
+		super(client, path, rule, data, fixedName, permits);
 		this.tryOnce = tryOnce;
-		this.fixedName = fixedName;
 		this.writerSession = writerSession;
 	}
 
 	@Override
-	public CompletableFuture<LockNode> start() {
-		join();
-		return this.result;
-	}
-
-	// Create our node and, for a queue node, send the first read right behind it
-	private void join() {
-		boolean sequential = this.fixedName == null;
-		this.lock.lock();
-		try {
-			this.firstReadPending = sequential;
-		}
-		finally {
-			this.lock.unlock();
-		}
-		try {
-			String name = sequential ? this.rule.nodeName(this.permits) : this.fixedName;
-			Nodes.create(this.client, ZKPaths.makePath(this.path, name),
-					sequential ? CreateMode.EPHEMERAL_SEQUENTIAL : CreateMode.EPHEMERAL, this.data,
-					(c, event) -> created(event));
-			if (sequential) {
-				readQueueBehindCreate();
-			}
-		}
-		catch (Exception ex) {
-			this.removed.complete(null);
-			fail(ex);
-		}
-	}
-
-	/**
-	 * Our node is gone, or belongs to a session that is no longer ours: it can
-	 * neither hold nor keep our place, so join the queue again, at its end, with a
-	 * node of the current session, as Curator's mutex does. The deadline of the
-	 * acquisition still applies.
-	 */
-	private void requeue(String ourName, String why) {
-		String old;
-		this.lock.lock();
-		try {
-			if (this.abandoned || this.result.isDone() || this.ourPath == null) {
-				return;
-			}
-			old = this.ourPath;
-			this.ourPath = null;
-			this.ourStat = null;
-			this.handOffFrom = null;
-			this.lastIndex = -1;
-		}
-		finally {
-			this.lock.unlock();
-		}
-		logger.debug("Lock node {} under {} {}; joining the queue again", ourName, this.path, why);
-		this.client.removeWatchers();
-		// a node of an expired session is gone or about to go; deleting it spares the queue behind it the wait
-		Nodes.delete(this.client, old);
-		join();
-	}
-
-	@Override
-	void giveBack() {
-		// deletes our node now, or created() does once its creation is confirmed
-		release();
-	}
-
-	@Override
-	public CompletableFuture<Void> release() {
-		String toDelete;
-		this.lock.lock();
-		try {
-			toDelete = this.ourPath;
-			this.ourPath = null;
-		}
-		finally {
-			this.lock.unlock();
-		}
-		return deleteNode(toDelete);
-	}
-
-	private void readQueueBehindCreate() {
-		try {
-			this.client.getChildren().inBackground((c, event) -> firstQueueRead(event)).forPath(this.path);
-		}
-		catch (Exception ex) {
-			// read the queue once the create is answered instead
-			boolean created;
-			this.lock.lock();
-			try {
-				this.firstReadPending = false;
-				created = this.ourPath != null;
-			}
-			finally {
-				this.lock.unlock();
-			}
-			if (created) {
-				readQueue(false);
-			}
-		}
-	}
-
-	// The listing sent behind the create: used when it shows our node, else the queue is read again
-	private void firstQueueRead(CuratorEvent event) {
-		String ourName;
-		this.lock.lock();
-		try {
-			this.firstReadPending = false;
-			if (this.ourPath == null) {
-				// created() has not seen our node yet and reads the queue itself
-				return;
-			}
-			ourName = ZKPaths.getNodeFromPath(this.ourPath);
-		}
-		finally {
-			this.lock.unlock();
-		}
-		if (Nodes.isOk(event) && event.getChildren() != null && event.getChildren().contains(ourName)) {
-			queueRead(event, false);
-		}
-		else {
-			readQueue(false);
-		}
-	}
-
-	private void created(CuratorEvent event) {
-		if (!Nodes.isOk(event)) {
-			this.removed.complete(null);
-			fail(Nodes.error(event));
-			return;
-		}
-		boolean abandonedMeanwhile;
-		boolean firstReadPending;
-		String created = event.getName();
-		Stat stat = event.getStat();
-		boolean ownerKnown = stat != null && stat.getCzxid() != 0;
-		this.lock.lock();
-		try {
-			this.ourPath = created;
-			this.ourStat = ownerKnown ? stat : null;
-			abandonedMeanwhile = this.abandoned;
-			firstReadPending = this.firstReadPending;
-		}
-		finally {
-			this.lock.unlock();
-		}
-		if (abandonedMeanwhile) {
-			release();
-		}
-		else if (!ownerKnown) {
-			readOwner(created);
-		}
-		else if (this.fixedName != null) {
-			held();
-		}
-		else if (!firstReadPending) {
-			readQueue(false);
-		}
-	}
-
-	/**
-	 * A node found again by protected mode after a connection loss comes without a
-	 * stat: read its owner before it counts as ours, even as a place in the queue.
-	 * Curator finds it only within the session that sent the create, but that
-	 * session may have ended since; the queue read that follows checks it.
-	 */
-	private void readOwner(String nodePath) {
-		try {
-			this.client.checkExists().inBackground((c, event) -> {
-				Stat stat = event.getStat();
-				boolean gone = Nodes.isOk(event) || event.getResultCode() == KeeperException.Code.NONODE.intValue();
-				if (stat == null && gone) {
-					requeue(ZKPaths.getNodeFromPath(nodePath), "vanished before its owner was read");
-					return;
-				}
-				if (stat == null) {
-					fail(Nodes.error(event));
-					return;
-				}
-				this.lock.lock();
-				try {
-					if (!nodePath.equals(this.ourPath)) {
-						return;
-					}
-					this.ourStat = stat;
-				}
-				finally {
-					this.lock.unlock();
-				}
-				if (this.fixedName != null) {
-					held();
-				}
-				else {
-					readQueue(false);
-				}
-			}).forPath(nodePath);
-		}
-		catch (Exception ex) {
-			fail(ex);
-		}
+	void forgetWaiting() {
+		this.handOffFrom = null;
+		this.lastIndex = -1;
 	}
 
 	/**
 	 * Read the queue; with {@code watchQueue}, also watch its children, as the first
 	 * SEMAPHORE waiter does (a read with a watch is one operation, like one without).
 	 */
-	private void readQueue(boolean watchQueue) {
+	@Override
+	void readQueue(boolean watchQueue) {
 		this.watching = false;
 		if (!isPending()) {
 			return;
@@ -334,7 +113,8 @@ final class QueueAttempt extends AbstractNodeAttempt {
 		}
 	}
 
-	private void queueRead(CuratorEvent event, boolean queueWatched) {
+	@Override
+	void queueRead(CuratorEvent event, boolean queueWatched) {
 		if (!Nodes.isOk(event)) {
 			fail(Nodes.error(event));
 			return;
@@ -482,7 +262,8 @@ final class QueueAttempt extends AbstractNodeAttempt {
 		}
 	}
 
-	private void held() {
+	@Override
+	void held() {
 		String nodePath;
 		Stat stat;
 		boolean promoted;
@@ -543,27 +324,8 @@ final class QueueAttempt extends AbstractNodeAttempt {
 		}
 	}
 
-	private @Nullable Stat ourStat() {
-		this.lock.lock();
-		try {
-			return this.ourStat;
-		}
-		finally {
-			this.lock.unlock();
-		}
-	}
-
-	private boolean isPending() {
-		this.lock.lock();
-		try {
-			return !this.abandoned && !this.result.isDone() && this.ourPath != null;
-		}
-		finally {
-			this.lock.unlock();
-		}
-	}
-
-	private void fail(Exception ex) {
+	@Override
+	void fail(Exception ex) {
 		if (this.result.completeExceptionally(ex)) {
 			logger.debug("Lock attempt at {} failed", this.path, ex);
 			release();
