@@ -71,11 +71,12 @@ final class Acquisition {
 	 *
 	 * @param key the key, or {@code null} for a lock without keys
 	 * @param path its lock path
-	 * @param fixedName for a READ of the thread that holds WRITE on the same path,
-	 * the name of the read node sorted at its write node; else {@code null}
-	 * @param writerSession with a fixed name, the session of the write node; else 0
+	 * @param writerNode for a READ of the thread that holds WRITE on the same path,
+	 * the path of that write node, at whose sequence the read node sorts; else
+	 * {@code null}
+	 * @param writerSession with a write node, its session; else 0
 	 */
-	record Target(@Nullable String key, String path, @Nullable String fixedName, long writerSession) {
+	record Target(@Nullable String key, String path, @Nullable String writerNode, long writerSession) {
 
 	}
 

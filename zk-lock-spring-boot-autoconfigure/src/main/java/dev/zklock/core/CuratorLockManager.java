@@ -250,7 +250,7 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 			}
 			if (slot == null || slot.count(mode) == 0) {
 				Hold writer = ownedWrite(slot, mode);
-				targets.add(new Acquisition.Target(lockKeys.get(i), path, readNodeOfWriter(writer),
+				targets.add(new Acquisition.Target(lockKeys.get(i), path, (writer != null) ? writer.nodePath() : null,
 						(writer != null) ? writer.entry().node().session() : 0));
 				targetSlots.add(slotKeys[i]);
 			}
@@ -327,14 +327,6 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 	}
 
 	// A thread holding WRITE takes READ with a node sorted at its write node, as Curator does
-	private static @Nullable String readNodeOfWriter(@Nullable Hold write) {
-		if (write == null) {
-			return null;
-		}
-		String writeNode = write.nodePath();
-		return QueueRule.READ_NAME + QueueRule.WRITE.sequence(writeNode.substring(writeNode.lastIndexOf('/') + 1));
-	}
-
 	// A thread keeps its map, empty when idle: a plain HashMap pins no class of ours in pooled threads
 	private Map<SlotKey, LockSlot> slots() {
 		Map<SlotKey, LockSlot> slots = this.threadSlots.get();

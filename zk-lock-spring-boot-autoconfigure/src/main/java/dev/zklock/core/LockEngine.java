@@ -170,7 +170,7 @@ final class LockEngine implements AutoCloseable {
 		return switch (mode) {
 			case MUTEX -> new QueueAttempt(this.client, target.path(), QueueRule.MUTEX, data, tryOnce, null, 0, 1);
 			case READ -> new QueueAttempt(this.client, target.path(), QueueRule.READ, data, tryOnce,
-					target.fixedName(), target.writerSession(), 1);
+					target.writerNode(), target.writerSession(), 1);
 			case WRITE -> new QueueAttempt(this.client, target.path(), QueueRule.WRITE, data, tryOnce, null, 0, 1);
 			case SEMAPHORE -> new QueueAttempt(this.client, target.path(), QueueRule.SEMAPHORE, data, tryOnce, null, 0,
 					permits);

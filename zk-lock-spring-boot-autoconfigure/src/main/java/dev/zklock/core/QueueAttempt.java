@@ -25,13 +25,45 @@ import dev.zklock.LockException;
  * Joining the queue (the create with the first read behind it) is
  * {@link AbstractQueueAttempt}'s.
  * <p>
- * A hand-off needs no second read when the last one proves it: sequence numbers
- * under one parent only grow, so no node can join ahead of ours, and the parent, a
- * container, is not swept while our node exists. When that read showed exactly one
- * node ahead (MUTEX, WRITE) or one writer ahead (READ), the deletion of that node,
- * reported on our own session, leaves none: our node holds. It is still checked to
- * be of the current session; a node deleted by a third party meanwhile is found by
- * the {@link RevocationWatch}, as a revoked hold is.
+ * A hand-off needs no second read when the last one proves it: when that read
+ * showed exactly one node ahead (MUTEX, WRITE) or one writer ahead (READ), the
+ * deletion of that node, reported on our own session, leaves none, and our node
+ * holds. That rests on "no node joins ahead of a waiter after its read". Every way
+ * a node could appear ahead of a waiter, or a holder exist that is not its
+ * predecessor, and why the rule holds (tests in brackets):
+ * <ul>
+ * <li>A new node: sequence numbers under one parent only grow, and the parent, a
+ * container, is not swept while our node exists.</li>
+ * <li>A READ inside WRITE, and a downgrade (READ taken, then WRITE released): the
+ * read node is placed at the write node's sequence, ahead of the writer's waiters.
+ * Before that READ holds, it writes the write node's data once; a waiter watching
+ * the write node wakes and reads the queue, and one whose watch comes later sees a
+ * version above 0 and gives up the hand-off. A write node gone before the watch was
+ * set proves nothing either: a WRITE waiter reads the queue. Readers share with
+ * the read node, so a READ waiter keeps the hand-off (WriteLockContractTests,
+ * HandOffTests, ReadWriteExclusionProcessTests).</li>
+ * <li>Re-entry while downgraded, and WRITE inside WRITE: counted in the thread's
+ * slot, no node (HandOffTests, the contract tests' re-entry case).</li>
+ * <li>A protected create retried after a connection loss: Curator finds the node
+ * of the first try, at the sequence it had, behind every node read before it
+ * (ConnectionLossTests, SessionExpiryWhileCreatingTests).</li>
+ * <li>A waiting node timed out or expired in the middle of the queue: the waiter
+ * behind it saw two nodes ahead, so it reads the queue; the node that leaves joins
+ * again at the end (HandOffTests).</li>
+ * <li>Revoke: {@link LockRevoker} deletes only nodes that hold by the queue's rule.
+ * A front node whose owner has not yet learned that it holds is such a holder: the
+ * waiter behind it holds on its deletion, and its owner learns the loss from its
+ * {@link RevocationWatch}, as any revoked holder does (RevocationTests).</li>
+ * <li>Our own session ending: the grant checks that our node is of the current
+ * session; a READ at the write node of an ended session fails
+ * (SessionOwnershipTests, SessionExpiryWhileHoldingTests).</li>
+ * <li>{@code minHold}: a released holder's node stays until its minimum hold ends,
+ * and still counts as the holder (MinHoldTests).</li>
+ * <li>SEMAPHORE: no hand-off by deletion; a waiter promoted to holder writes its
+ * data once to wake the one behind, which reads the queue, as does one that finds
+ * its predecessor's version above 0 (SemaphoreTests, NoHerdTests,
+ * SemaphoreExclusionProcessTests).</li>
+ * </ul>
  * <p>
  * Callbacks run on Curator's event thread and only send further background calls;
  * state changes under a {@link java.util.concurrent.locks.ReentrantLock}, so no
@@ -42,6 +74,8 @@ final class QueueAttempt extends AbstractQueueAttempt {
 	private static final Logger logger = LoggerFactory.getLogger(QueueAttempt.class);
 
 	private final boolean tryOnce;
+
+	private final @Nullable String writerNode;
 
 	private final long writerSession;
 
@@ -68,17 +102,23 @@ final class QueueAttempt extends AbstractQueueAttempt {
 	 * @param data the node data, or {@code null} for the client's default
 	 * @param tryOnce whether to give up (and delete our node) when the lock is taken
 	 * at the first look
-	 * @param fixedName {@code null} for a sequential node in the queue; else the
-	 * name of a plain ephemeral node that holds as soon as it exists (a READ node of
-	 * the WRITE holder, sorted at its write node)
-	 * @param writerSession with a fixed name, the session of that write node; else 0
+	 * @param writerNode {@code null} for a sequential node in the queue; else the
+	 * path of this thread's WRITE node on the same path: our node is then a plain
+	 * ephemeral READ node sorted at its sequence, which holds as soon as it exists
+	 * and the write node is touched
+	 * @param writerSession with a write node, its session; else 0
 	 * @param permits the permits of a SEMAPHORE, 1 for the other rules
 	 */
 	QueueAttempt(CuratorFramework client, String path, QueueRule rule, byte @Nullable [] data, boolean tryOnce,
-			@Nullable String fixedName, long writerSession, int permits) {
-		super(client, path, rule, data, fixedName, permits);
+			@Nullable String writerNode, long writerSession, int permits) {
+		super(client, path, rule, data, (writerNode != null) ? readNodeAt(writerNode) : null, permits);
 		this.tryOnce = tryOnce;
+		this.writerNode = writerNode;
 		this.writerSession = writerSession;
+	}
+
+	private static String readNodeAt(String writerNode) {
+		return QueueRule.READ_NAME + QueueRule.WRITE.sequence(ZKPaths.getNodeFromPath(writerNode));
 	}
 
 	@Override
@@ -198,13 +238,21 @@ final class QueueAttempt extends AbstractQueueAttempt {
 		try {
 			this.client.getData().usingWatcher(woken).inBackground((c, event) -> {
 				Stat stat = event.getStat();
-				if (Nodes.isOk(event) && this.rule == QueueRule.SEMAPHORE && stat != null && stat.getVersion() > 0) {
+				boolean touched = stat != null && stat.getVersion() > 0;
+				if (Nodes.isOk(event) && this.rule == QueueRule.SEMAPHORE && touched) {
 					readQueue(expectsFront());
 				}
 				else if (Nodes.isOk(event)) {
+					if (touched) {
+						// a writer that placed a READ at its sequence: its deletion proves nothing
+						noHandOff(generation);
+					}
 					this.watching = true;
 				}
 				else if (event.getResultCode() == KeeperException.Code.NONODE.intValue()) {
+					if (mayHaveReadAtItsSequence(blocker)) {
+						noHandOff(generation);
+					}
 					// gone between our read and the watch: as good as a deletion reported by it
 					woken(new WatchedEvent(Watcher.Event.EventType.NodeDeleted,
 							Watcher.Event.KeeperState.SyncConnected, blocker), blocker, generation);
@@ -251,6 +299,23 @@ final class QueueAttempt extends AbstractQueueAttempt {
 		}
 	}
 
+	private void noHandOff(int generation) {
+		this.lock.lock();
+		try {
+			if (generation == this.watches) {
+				this.handOffFrom = null;
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	// A write node gone before our watch was set may have had a READ placed at its sequence meanwhile
+	private boolean mayHaveReadAtItsSequence(String blocker) {
+		return this.rule == QueueRule.WRITE && ZKPaths.getNodeFromPath(blocker).contains(QueueRule.WRITE_NAME);
+	}
+
 	// A SEMAPHORE waiter at most one place behind the first waiter reads and watches the queue at once
 	private boolean expectsFront() {
 		this.lock.lock();
@@ -291,17 +356,50 @@ final class QueueAttempt extends AbstractQueueAttempt {
 				// the session ended between the queue read and now
 				requeue(ZKPaths.getNodeFromPath(nodePath), "belongs to an earlier session");
 			}
-			else if (this.fixedName != null && held.session() != this.writerSession) {
-				// the WRITE this READ sorts at went with an earlier session: it vouches for nothing now
-				fail(new LockException("Lock node " + ZKPaths.getNodeFromPath(nodePath) + " under " + this.path
-						+ " was to be a READ inside this thread's WRITE lock, but that WRITE lock was lost with its "
-						+ "ZooKeeper session meanwhile; release the WRITE lock and take the locks again"));
+			else if (this.writerNode != null && held.session() != this.writerSession) {
+				writerLost(nodePath);
+			}
+			else if (this.writerNode != null) {
+				touchWriter(this.writerNode, nodePath, held);
 			}
 			else {
 				this.result.complete(held);
 			}
 		});
 		Nodes.resolve(this.client, nodePath, stat, node);
+	}
+
+	/**
+	 * Our READ node sorts at this thread's write node, ahead of the waiters behind
+	 * it, which may have read the queue before it existed. Writing the write node's
+	 * data once (same owner, same bytes) tells them: a waiter watching it wakes and
+	 * reads the queue again, and one that sets its watch later sees a version above
+	 * 0 and gives up the hand-off without a re-read. Only then does the READ hold.
+	 */
+	private void touchWriter(String writer, String nodePath, LockNode held) {
+		try {
+			this.client.setData().inBackground((c, event) -> {
+				if (Nodes.isOk(event)) {
+					this.result.complete(held);
+				}
+				else if (event.getResultCode() == KeeperException.Code.NONODE.intValue()) {
+					writerLost(nodePath);
+				}
+				else {
+					fail(Nodes.error(event));
+				}
+			}).forPath(writer, (this.data != null) ? this.data : new byte[0]);
+		}
+		catch (Exception ex) {
+			fail(ex);
+		}
+	}
+
+	// the WRITE this READ sorts at went with an earlier session, or is gone: it vouches for nothing now
+	private void writerLost(String nodePath) {
+		fail(new LockException("Lock node " + ZKPaths.getNodeFromPath(nodePath) + " under " + this.path
+				+ " was to be a READ inside this thread's WRITE lock, but that WRITE lock was lost with its "
+				+ "ZooKeeper session meanwhile; release the WRITE lock and take the locks again"));
 	}
 
 	/**

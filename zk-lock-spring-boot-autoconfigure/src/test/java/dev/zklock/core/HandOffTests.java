@@ -11,6 +11,7 @@ import org.apache.curator.utils.DefaultTracerDriver;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
@@ -131,6 +132,82 @@ class HandOffTests extends AbstractZooKeeperTests {
 		finally {
 			client.getZookeeperClient().setTracerDriver(new DefaultTracerDriver());
 		}
+	}
+
+	/**
+	 * A holder that downgrades places its READ node at its write node's sequence,
+	 * ahead of a writer that has already read the queue: the write node's deletion
+	 * must not hand that writer the lock while the READ is held.
+	 */
+	@ParameterizedTest(name = "{0} writer")
+	@EnumSource(LockApi.class)
+	void aWriterBehindAHolderThatDowngradesWaitsForTheRead(LockApi api) throws Exception {
+		DowngradeRounds rounds = new DowngradeRounds(this.manager, this.manager, this.asyncManager, client);
+		for (int i = 0; i < 10; i++) {
+			rounds.round(api, "42");
+		}
+		assertThat(rounds.overlaps()).isZero();
+		assertThat(ephemeralNodes()).isEmpty();
+	}
+
+	/**
+	 * A READ taken and released inside a WRITE leaves the write node touched: a
+	 * writer behind it no longer takes its deletion as a hand-off, but reads the
+	 * queue and still gets the lock. A reader behind it holds beside the READ.
+	 */
+	@ParameterizedTest(name = "{0} waits")
+	@CsvSource({ "WRITE", "READ" })
+	void aWaiterBehindAWriterThatTookAndReleasedAReadStillGetsTheLock(LockMode waiting) throws Exception {
+		String path = this.manager.pathFor("orders", "42");
+		LockHandle write = this.manager.acquire(request(LockMode.WRITE, Duration.ofSeconds(30)));
+		try {
+			this.manager.acquire(request(LockMode.READ, Duration.ofSeconds(30))).close();
+			CompletableFuture<Boolean> waiter = acquireLater(this.manager, request(waiting, Duration.ofSeconds(30)));
+			awaitNodes(path, 2);
+			await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(5)).until(() -> !waiter.isDone());
+			write.close();
+			assertThat(waiter.get(30, TimeUnit.SECONDS)).isTrue();
+		}
+		finally {
+			write.close();
+		}
+		assertThat(ephemeralNodes()).isEmpty();
+	}
+
+	/**
+	 * Re-entering READ while downgraded adds no node, and releasing the inner READ
+	 * does not hand the lock to the writer: only the outermost release does.
+	 */
+	@Test
+	void aWriterBehindAHolderThatReentersItsDowngradedReadWaitsForTheOutermostRelease() throws Exception {
+		String path = this.manager.pathFor("orders", "42");
+		LockHandle write = this.manager.acquire(request(LockMode.WRITE, Duration.ofSeconds(30)));
+		CompletableFuture<Boolean> writer = acquireLater(this.manager, request(LockMode.WRITE, Duration.ofSeconds(30)));
+		awaitNodes(path, 2);
+		try (LockHandle read = this.manager.acquire(request(LockMode.READ, Duration.ofSeconds(30)))) {
+			write.close();
+			this.manager.acquire(request(LockMode.READ, Duration.ofSeconds(30))).close();
+			assertThat(client.getChildren().forPath(path)).hasSize(2);
+			await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(5)).until(() -> !writer.isDone());
+			assertThat(read.isHeld()).isTrue();
+		}
+		assertThat(writer.get(30, TimeUnit.SECONDS)).isTrue();
+		assertThat(ephemeralNodes()).isEmpty();
+	}
+
+	@Test
+	void aReaderBehindAHolderThatDowngradesHoldsBesideItsRead() throws Exception {
+		String path = this.manager.pathFor("orders", "42");
+		LockHandle write = this.manager.acquire(request(LockMode.WRITE, Duration.ofSeconds(30)));
+		CompletableFuture<Boolean> reader = acquireLater(this.manager, request(LockMode.READ, Duration.ofSeconds(30)));
+		awaitNodes(path, 2);
+		try (LockHandle read = this.manager.acquire(request(LockMode.READ, Duration.ofSeconds(30)))) {
+			assertThat(read.isAcquired()).isTrue();
+			write.close();
+			// readers share: the reader holds while the downgraded READ is still held
+			assertThat(reader.get(30, TimeUnit.SECONDS)).isTrue();
+		}
+		assertThat(ephemeralNodes()).isEmpty();
 	}
 
 	private void awaitNodes(String path, int count) {
