@@ -14,6 +14,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import org.springframework.beans.factory.NoSuchBeanDefinitionException;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.config.BeanDefinitionCustomizer;
@@ -37,6 +38,7 @@ import dev.zklock.metrics.ZooKeeperConnectionMetrics;
 import dev.zklock.testsupport.InJvmZooKeeper;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * {@code zk-lock.client-mode}: which client zk-lock uses beside the application's own
@@ -102,6 +104,26 @@ class ZkLockClientModeTests {
 			.withUserConfiguration(Consumers.class)
 			.run((context) -> assertThat(context.getBean(Consumers.class).qualified)
 				.isSameAs(context.getBean(ZkLockClient.class).getCuratorFramework()));
+	}
+
+	/**
+	 * What docs/configuration.md says of the only client being zk-lock's: a lookup on
+	 * the context by type finds it; an injected {@code ObjectProvider} resolves as
+	 * injection does and does not.
+	 */
+	@Test
+	void withNoOtherClientAContextLookupFindsTheDedicatedOneAndAnInjectedProviderDoesNot() {
+		this.runner.withPropertyValues("zk-lock.connect-string=" + server.connectString())
+			.withBean(ProviderConsumer.class)
+			.run((context) -> {
+				CuratorFramework dedicated = context.getBean(ZkLockClient.class).getCuratorFramework();
+				assertThat(context.getBean(CuratorFramework.class)).isSameAs(dedicated);
+				assertThat(context.getBeanProvider(CuratorFramework.class).getIfAvailable()).isSameAs(dedicated);
+				ObjectProvider<CuratorFramework> injected = context.getBean(ProviderConsumer.class).provider;
+				assertThat(injected.getIfAvailable()).isNull();
+				assertThatExceptionOfType(NoSuchBeanDefinitionException.class).isThrownBy(injected::getObject)
+					.withMessageContaining("No qualifying bean of type 'org.apache.curator.framework.CuratorFramework'");
+			});
 	}
 
 	@Test
@@ -278,6 +300,19 @@ class ZkLockClientModeTests {
 	static class PlainConsumer {
 
 		PlainConsumer(CuratorFramework client) {
+		}
+
+	}
+
+	/**
+	 * Asks for an {@code ObjectProvider} of a plain client.
+	 */
+	static class ProviderConsumer {
+
+		final ObjectProvider<CuratorFramework> provider;
+
+		ProviderConsumer(ObjectProvider<CuratorFramework> provider) {
+			this.provider = provider;
 		}
 
 	}
