@@ -104,28 +104,28 @@ class GracefulShutdownTests {
 		assertDrained(run("async", asyncSettings(awaitTermination), null));
 	}
 
-	// Two lanes side by side, the odd rounds in this class's and the even ones in a lane of their own (a
-	// probe and a base path), so that one round's JVM starts while the other's job runs
+	// Two lanes side by side, one with the class's probe and base path, the other with a probe and a base path of
+	// its own, each taking the next round when its last one is over: one round's JVM starts while another's job runs
 	@Test
 	void asyncJobTwentyTimes() throws Exception {
 		List<String> settings = new ArrayList<>(asyncSettings(true));
 		settings.add("--work-millis=1000");
+		AtomicInteger rounds = new AtomicInteger();
 		ExecutorService lanes = Executors.newFixedThreadPool(2);
 		try {
-			Future<?> odd = lanes.submit(() -> rounds(lane, 1, settings));
-			Future<?> even = lanes.submit(() -> {
-				Lane second = Lane.start("probe lane 2");
+			Future<?> first = lanes.submit(() -> rounds(lane, rounds, 20, settings));
+			Future<?> second = lanes.submit(() -> {
+				Lane own = Lane.start("probe lane 2");
 				try {
-					rounds(second, 2, settings);
+					return rounds(own, rounds, 20, settings);
 				}
 				finally {
-					second.probe().stop();
+					own.probe().stop();
 				}
-				return null;
 			});
-			for (Future<?> rounds : List.of(odd, even)) {
+			for (Future<?> future : List.of(first, second)) {
 				try {
-					rounds.get(10, TimeUnit.MINUTES);
+					future.get(10, TimeUnit.MINUTES);
 				}
 				catch (ExecutionException ex) {
 					// a Callable throws an Exception or an Error, such as a failed assertion
@@ -141,8 +141,9 @@ class GracefulShutdownTests {
 		}
 	}
 
-	private static Void rounds(Lane lane, int first, List<String> settings) throws Exception {
-		for (int round = first; round <= 20; round += 2) {
+	// Runs rounds in a lane until every one of the count is taken
+	private static Void rounds(Lane lane, AtomicInteger rounds, int count, List<String> settings) throws Exception {
+		for (int round = rounds.incrementAndGet(); round <= count; round = rounds.incrementAndGet()) {
 			assertDrained(run(lane, "async round " + round, settings, null));
 		}
 		return null;
