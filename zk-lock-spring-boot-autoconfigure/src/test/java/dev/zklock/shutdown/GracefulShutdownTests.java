@@ -12,6 +12,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
@@ -59,26 +63,20 @@ class GracefulShutdownTests {
 
 	private static InJvmZooKeeper zookeeper;
 
-	private static String basePath;
-
-	private static JvmProcess probe;
-
-	private static final OutputLines probeLines = new OutputLines();
+	// the lane of every test but asyncJobTwentyTimes, which adds a second one
+	private static Lane lane;
 
 	@BeforeAll
 	static void startServerAndProbe() throws IOException {
 		Files.createDirectories(directory);
 		zookeeper = InJvmZooKeeper.builder().start();
-		basePath = "/shutdown/" + UUID.randomUUID();
-		probe = application("probe", List.of("--probe"), null, probeLines);
-		probe.start();
-		probeLines.awaitLine(probe, "PROBE_READY ", STEP);
+		lane = Lane.start("probe");
 	}
 
 	@AfterAll
 	static void stopServerAndProbe() {
-		if (probe != null) {
-			probe.stop();
+		if (lane != null) {
+			lane.probe().stop();
 		}
 		if (zookeeper != null) {
 			zookeeper.close();
@@ -106,13 +104,49 @@ class GracefulShutdownTests {
 		assertDrained(run("async", asyncSettings(awaitTermination), null));
 	}
 
+	// Two lanes side by side, one with the class's probe and base path, the other with a probe and a base path of
+	// its own, each taking the next round when its last one is over: one round's JVM starts while another's job runs
 	@Test
 	void asyncJobTwentyTimes() throws Exception {
-		for (int round = 1; round <= 20; round++) {
-			List<String> settings = new ArrayList<>(asyncSettings(true));
-			settings.add("--work-millis=1000");
-			assertDrained(run("async round " + round, settings, null));
+		List<String> settings = new ArrayList<>(asyncSettings(true));
+		settings.add("--work-millis=1000");
+		AtomicInteger rounds = new AtomicInteger();
+		ExecutorService lanes = Executors.newFixedThreadPool(2);
+		try {
+			Future<?> first = lanes.submit(() -> rounds(lane, rounds, 20, settings));
+			Future<?> second = lanes.submit(() -> {
+				Lane own = Lane.start("probe lane 2");
+				try {
+					return rounds(own, rounds, 20, settings);
+				}
+				finally {
+					own.probe().stop();
+				}
+			});
+			for (Future<?> future : List.of(first, second)) {
+				try {
+					future.get(10, TimeUnit.MINUTES);
+				}
+				catch (ExecutionException ex) {
+					// a Callable throws an Exception or an Error, such as a failed assertion
+					if (ex.getCause() instanceof Error error) {
+						throw error;
+					}
+					throw (Exception) ex.getCause();
+				}
+			}
 		}
+		finally {
+			lanes.shutdownNow();
+		}
+	}
+
+	// Runs rounds in a lane until every one of the count is taken
+	private static Void rounds(Lane lane, AtomicInteger rounds, int count, List<String> settings) throws Exception {
+		for (int round = rounds.incrementAndGet(); round <= count; round = rounds.incrementAndGet()) {
+			assertDrained(run(lane, "async round " + round, settings, null));
+		}
+		return null;
 	}
 
 	@Test
@@ -228,9 +262,14 @@ class GracefulShutdownTests {
 	}
 
 	private static Run run(String name, List<String> settings, Path javaHome) throws Exception {
-		String id = "run" + runs.incrementAndGet();
+		return run(lane, name, settings, javaHome);
+	}
+
+	private static Run run(Lane lane, String name, List<String> settings, Path javaHome) throws Exception {
+		int number = runs.incrementAndGet();
+		String id = "run" + number;
 		OutputLines lines = new OutputLines();
-		JvmProcess worker = application(name, settings, javaHome, lines);
+		JvmProcess worker = application(lane.basePath(), name, number, settings, javaHome, lines);
 		worker.start();
 		CompletableFuture<String> response = CompletableFuture.completedFuture("none");
 		if (settings.contains("--work=http")) {
@@ -242,23 +281,24 @@ class GracefulShutdownTests {
 				.thenApply((answer) -> answer.statusCode() + " " + answer.body());
 		}
 		lines.awaitLine(worker, "START ", STEP);
-		probe.send("probe " + id);
-		probeLines.awaitLine(probe, "PROBING " + id + " ", STEP);
+		lane.probe().send("probe " + id);
+		lane.probeLines().awaitLine(lane.probe(), "PROBING " + id + " ", STEP);
 		if (settings.contains("--work=refresh")) {
 			worker.send("restart");
 			lines.awaitLine(worker, "RESTARTED ", STEP);
 		}
 		int status = worker.terminate(STEP);
 		assertThat(status).as("exit status of %s: %s", name, worker.diagnostics()).isNotNegative();
-		String got = probeLines.awaitLine(probe, "PROBE_GOT " + id + " ", STEP);
+		String got = lane.probeLines().awaitLine(lane.probe(), "PROBE_GOT " + id + " ", STEP);
 		long probeGot = Long.parseLong(got.split(" ")[2]);
 		return new Run(name, worker, lines, probeGot, response);
 	}
 
-	private static JvmProcess application(String name, List<String> settings, Path javaHome, OutputLines lines) {
+	private static JvmProcess application(String basePath, String name, int number, List<String> settings,
+			Path javaHome, OutputLines lines) {
 		JvmProcess.Builder builder = JvmProcess.builder("Shutdown " + name, ShutdownDrainApplication.class.getName())
 			.directory(directory)
-			.logFileName("shutdown-" + name.replace(' ', '-') + "-" + runs.get() + ".log")
+			.logFileName("shutdown-" + name.replace(' ', '-') + "-" + number + ".log")
 			.arguments(Stream.concat(Stream.of("--zk-lock.connect-string=" + zookeeper.connectString(),
 					"--zk-lock.base-path=" + basePath, "--zk-lock.session-timeout=10s"), settings.stream()).toList())
 			.jvmOptions(List.of("-Xmx192m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k"))
@@ -267,6 +307,22 @@ class GracefulShutdownTests {
 			builder.javaHome(javaHome);
 		}
 		return builder.build();
+	}
+
+	/**
+	 * A probe and the base path that the runs it watches lock under.
+	 */
+	private record Lane(String basePath, JvmProcess probe, OutputLines probeLines) {
+
+		static Lane start(String name) {
+			String basePath = "/shutdown/" + UUID.randomUUID();
+			OutputLines probeLines = new OutputLines();
+			JvmProcess probe = application(basePath, name, runs.get(), List.of("--probe"), null, probeLines);
+			probe.start();
+			probeLines.awaitLine(probe, "PROBE_READY ", STEP);
+			return new Lane(basePath, probe, probeLines);
+		}
+
 	}
 
 	/**

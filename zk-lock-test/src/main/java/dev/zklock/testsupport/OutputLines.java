@@ -20,6 +20,9 @@ public final class OutputLines implements Consumer<String> {
 
 	private static final Duration GRACE_AFTER_EXIT = Duration.ofSeconds(5);
 
+	// a look at the lines is cheap, and Awaitility's default (100 ms, after 100 ms) adds up over many waits
+	private static final Duration POLL_INTERVAL = Duration.ofMillis(10);
+
 	private final List<String> lines = new CopyOnWriteArrayList<>();
 
 	@Override
@@ -46,7 +49,7 @@ public final class OutputLines implements Consumer<String> {
 	public String awaitLine(JvmProcess process, String prefix, Duration timeout) {
 		long[] exitSeen = { 0 };
 		try {
-			await().atMost(timeout).until(() -> {
+			await().atMost(timeout).pollDelay(Duration.ZERO).pollInterval(POLL_INTERVAL).until(() -> {
 				if (find(prefix) != null) {
 					return true;
 				}
