@@ -61,6 +61,7 @@ final class AsyncLockInvoker {
 			case COMPLETION_STAGE -> invokeStage(invocation, operation);
 			case MONO -> ReactorLockInvoker.invoke(this, invocation, operation, false);
 			case FLUX -> ReactorLockInvoker.invoke(this, invocation, operation, true);
+			case FLOW -> CoroutineLockSupport.toFlow(ReactorLockInvoker.invoke(this, invocation, operation, true));
 		};
 	}
 

@@ -134,7 +134,7 @@ final class ReactorLockInvoker {
 							? proxyInvocation.invocableClone() : invocation;
 					returned = invoker.invokeBody(call, operation, handle);
 					if (returned != null) {
-						Publisher<?> work = (Publisher<?>) returned;
+						Publisher<?> work = publisher(operation, returned);
 						return flux ? Flux.from(work).contextWrite((ctx) -> ctx.put(LockContext.class, handle))
 								: Mono.from(work).contextWrite((ctx) -> ctx.put(LockContext.class, handle));
 					}
@@ -147,7 +147,13 @@ final class ReactorLockInvoker {
 		if (returned == null || returned == AsyncLockInvoker.SKIPPED) {
 			return Mono.empty();
 		}
-		return (Publisher<?>) returned;
+		return publisher(operation, returned);
+	}
+
+	// a Kotlin Flow returned by a function that does not suspend is adapted
+	private static Publisher<?> publisher(LockOperation operation, Object returned) {
+		return (operation.getAsyncReturnType() == AsyncReturnType.FLOW) ? CoroutineLockSupport.toPublisher(returned)
+				: (Publisher<?>) returned;
 	}
 
 	private static Publisher<?> complete(AsyncLockInvoker invoker, LockOperation operation, Object resource) {
