@@ -14,6 +14,7 @@ import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.AopUtils;
+import org.springframework.core.KotlinDetector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.util.ClassUtils;
@@ -32,6 +33,10 @@ import dev.zklock.aop.SkipValues;
 public final class LeaderMethods {
 
 	private static final @Nullable Class<?> publisherClass = publisherClass();
+
+	private static final boolean coroutinesReactorPresent = ClassUtils
+		.isPresent("kotlinx.coroutines.reactor.MonoKt", LeaderMethods.class.getClassLoader())
+			&& ClassUtils.isPresent("reactor.core.publisher.Mono", LeaderMethods.class.getClassLoader());
 
 	private final Map<Method, Optional<LeaderMethod>> cache = new ConcurrentHashMap<>(64);
 
@@ -81,11 +86,17 @@ public final class LeaderMethods {
 		}
 		Supplier<Object> skipValue = skipValue(method, problems);
 		int fencingTokenParameter = fencingTokenParameter(method, problems);
+		boolean suspending = KotlinDetector.isSuspendingFunction(method);
+		if (suspending && !coroutinesReactorPresent) {
+			problems.add("it is a suspend function, which @Leader runs through kotlinx-coroutines-reactor, as Spring "
+					+ "does, but that is not on the class path; add the dependency "
+					+ "org.jetbrains.kotlinx:kotlinx-coroutines-reactor");
+		}
 		if (!problems.isEmpty()) {
 			throw new InvalidLockDeclarationException("@Leader(\"" + leader.value() + "\") on " + description
 					+ " cannot work: " + String.join("; ", problems));
 		}
-		return new LeaderMethod(method, description, leader.value(), skipValue, fencingTokenParameter);
+		return new LeaderMethod(method, description, leader.value(), skipValue, fencingTokenParameter, suspending);
 	}
 
 	private static Supplier<Object> skipValue(Method method, List<String> problems) {
