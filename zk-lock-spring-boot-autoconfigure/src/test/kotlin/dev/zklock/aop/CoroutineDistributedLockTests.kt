@@ -163,6 +163,12 @@ class CoroutineDistributedLockTests {
     }
 
     @Test
+    fun aNestedCallOnTheCallersKeyFailsAtOnce() = run { _, kind, work ->
+        val message = runBlocking { withTimeout(10_000) { work.nested("$kind-n", work) } }
+        assertThat(message).contains("while its caller holds that lock already")
+    }
+
+    @Test
     fun theCallersContextElementsAndMdcAreVisibleInTheBody() = run { _, kind, work ->
         val seen = runBlocking {
             withContext(Dispatchers.Default + CallerTag("tag-$kind") + MDCContext(mapOf("request" to "42"))) {

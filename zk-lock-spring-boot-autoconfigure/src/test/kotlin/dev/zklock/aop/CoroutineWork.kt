@@ -44,6 +44,8 @@ interface CoroutineWork {
 
     suspend fun withFallback(key: String): String
 
+    suspend fun nested(key: String, self: CoroutineWork): String
+
     fun stream(key: String, count: Int): Flow<Int>
 
     suspend fun suspendStream(key: String, count: Int): Flow<Int>
@@ -142,6 +144,15 @@ open class CoroutineWorkImpl : CoroutineWork {
         delay(1)
         return "fallback $key ${cause.javaClass.simpleName}"
     }
+
+    @DistributedLock(name = "co", key = "#key")
+    override suspend fun nested(key: String, self: CoroutineWork): String =
+        try {
+            self.counted(key, 0)
+            "the nested call ran"
+        } catch (ex: LockException) {
+            ex.message ?: ""
+        }
 
     @DistributedLock(name = "co", key = "#key")
     override fun stream(key: String, count: Int): Flow<Int> = countingFlow(count)
