@@ -1,6 +1,8 @@
 package dev.zklock.aop
 
 import dev.zklock.FencingToken
+import dev.zklock.LockLostException
+import dev.zklock.LockTemplate
 import dev.zklock.core.KeyEncoder
 import kotlinx.coroutines.CompletableDeferred
 import kotlinx.coroutines.Dispatchers
@@ -160,6 +162,48 @@ class CoroutineDistributedLockTests {
             .isThrownBy { runBlocking { work.failing("$kind-c") } }
             .withMessage("failed $kind-c")
         awaitNodes(client, path, 0)
+    }
+
+    @Test
+    fun readersShareTheLockAndAWriterWaitsForThem() = run { _, kind, work ->
+        val gate = CompletableDeferred<Unit>()
+        runBlocking {
+            withTimeout(30_000) {
+                val started = (1..2).map { CompletableDeferred<Unit>() }
+                val readers = started.map { launch(Dispatchers.Default) { work.read("$kind-rw", it, gate) } }
+                // both readers are inside at once
+                started.awaitAll()
+                val writer = async(Dispatchers.Default) { work.write("$kind-rw") }
+                delay(50)
+                assertThat(writer.isCompleted).isFalse()
+                val released = System.nanoTime()
+                gate.complete(Unit)
+                readers.joinAll()
+                assertThat(writer.await()).isGreaterThan(released)
+            }
+        }
+    }
+
+    @Test
+    fun minHoldKeepsTheLockAndALostLockFailsTheCall() = run { context, kind, work ->
+        runBlocking {
+            // minHold counts from the acquisition, a little before the body starts
+            val entered = work.brief("$kind-m")
+            work.stamped("$kind-m")
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - entered)).isGreaterThanOrEqualTo(250)
+        }
+        val started = CompletableDeferred<Unit>()
+        val gate = CompletableDeferred<Unit>()
+        assertThatExceptionOfType(LockLostException::class.java).isThrownBy {
+            runBlocking {
+                val holder = async(Dispatchers.Default) { work.held("$kind-l", started, gate) }
+                started.await()
+                context.getBean(LockTemplate::class.java).revoke("co", "$kind-l")
+                await().atMost(Duration.ofSeconds(10)).until { work.heldLock?.isHeld == false }
+                gate.complete(Unit)
+                holder.await()
+            }
+        }.withMessageContaining("no longer held")
     }
 
     @Test

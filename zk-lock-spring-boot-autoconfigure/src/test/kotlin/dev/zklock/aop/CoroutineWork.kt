@@ -1,8 +1,10 @@
 package dev.zklock.aop
 
 import dev.zklock.FencingToken
+import dev.zklock.LockContext
 import dev.zklock.LockException
 import dev.zklock.annotation.DistributedLock
+import dev.zklock.annotation.LockMode
 import dev.zklock.annotation.OnTimeout
 import dev.zklock.findLockContext
 import kotlinx.coroutines.CompletableDeferred
@@ -26,6 +28,9 @@ interface CoroutineWork {
 
     val tokens: List<Long>
 
+    /** The lock of the latest [held] call, as its body saw it. */
+    val heldLock: LockContext?
+
     suspend fun counted(key: String, pause: Long): Int
 
     suspend fun held(key: String, started: CompletableDeferred<Unit>, gate: CompletableDeferred<Unit>): String
@@ -45,6 +50,12 @@ interface CoroutineWork {
     suspend fun withFallback(key: String): String
 
     suspend fun nested(key: String, self: CoroutineWork): String
+
+    suspend fun read(key: String, started: CompletableDeferred<Unit>, gate: CompletableDeferred<Unit>)
+
+    suspend fun write(key: String): Long
+
+    suspend fun brief(key: String): Long
 
     fun stream(key: String, count: Int): Flow<Int>
 
@@ -77,6 +88,9 @@ open class CoroutineWorkImpl : CoroutineWork {
 
     override val tokens: List<Long> get() = entries
 
+    @Volatile
+    override var heldLock: LockContext? = null
+
     @DistributedLock(name = "co", key = "#key")
     override suspend fun counted(key: String, pause: Long): Int {
         val now = active.incrementAndGet()
@@ -91,6 +105,7 @@ open class CoroutineWorkImpl : CoroutineWork {
 
     @DistributedLock(name = "co", key = "#p0")
     override suspend fun held(key: String, started: CompletableDeferred<Unit>, gate: CompletableDeferred<Unit>): String {
+        heldLock = findLockContext()
         started.complete(Unit)
         try {
             gate.await()
@@ -153,6 +168,18 @@ open class CoroutineWorkImpl : CoroutineWork {
         } catch (ex: LockException) {
             ex.message ?: ""
         }
+
+    @DistributedLock(name = "co-rw", key = "#key", mode = LockMode.READ)
+    override suspend fun read(key: String, started: CompletableDeferred<Unit>, gate: CompletableDeferred<Unit>) {
+        started.complete(Unit)
+        gate.await()
+    }
+
+    @DistributedLock(name = "co-rw", key = "#key", mode = LockMode.WRITE)
+    override suspend fun write(key: String): Long = System.nanoTime()
+
+    @DistributedLock(name = "co", key = "#key", minHold = "300ms")
+    override suspend fun brief(key: String): Long = System.nanoTime()
 
     @DistributedLock(name = "co", key = "#key")
     override fun stream(key: String, count: Int): Flow<Int> = countingFlow(count)
