@@ -38,10 +38,14 @@ final class ReactorLockInvoker {
 	}
 
 	static Object invoke(AsyncLockInvoker invoker, MethodInvocation invocation, LockOperation operation,
-			boolean flux) {
+			AsyncReturnType type) {
 		Object target = invocation.getThis();
 		@Nullable Object[] args = invocation.getArguments().clone();
-		if (flux) {
+		if (type == AsyncReturnType.FLOW) {
+			// a Kotlin Flow returned by a function that does not suspend: locked as a Flux, handed back as a Flow
+			return CoroutineLockSupport.toFlow(invoke(invoker, invocation, operation, AsyncReturnType.FLUX));
+		}
+		if (type == AsyncReturnType.FLUX) {
 			return Flux.deferContextual((context) -> {
 				LockRequest request = prepare(invoker, operation, args, target, context);
 				return Flux.usingWhen(acquire(invoker, operation, request),
