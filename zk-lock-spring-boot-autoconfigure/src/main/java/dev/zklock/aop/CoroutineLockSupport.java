@@ -16,6 +16,7 @@ import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 
 import org.springframework.core.CoroutinesUtils;
+import org.springframework.core.KotlinDetector;
 import org.springframework.core.ReactiveAdapter;
 import org.springframework.core.ReactiveAdapterRegistry;
 
@@ -40,6 +41,9 @@ final class CoroutineLockSupport {
 	 * @return whether {@code null} fits
 	 */
 	static boolean returnsNullable(Method method) {
+		if (!KotlinDetector.isKotlinReflectPresent()) {
+			return true;
+		}
 		KFunction<?> function = ReflectJvmMapping.getKotlinFunction(method);
 		if (function == null) {
 			return true;

@@ -96,7 +96,7 @@ final class KotlinMethods {
 					+ " (it brings reactor-core)");
 			return;
 		}
-		if (suspending && skips && !returnsFlow(method) && !CoroutineLockSupport.returnsNullable(method)) {
+		if (skips && !returnsFlow(method) && !SkipValues.nullFits(method)) {
 			problems.add("onTimeout = SKIP, but it is a suspend function whose return type is not nullable, so a "
 					+ "skipped call has nothing to return; make the return type nullable (null when skipped) or "
 					+ "Unit, or declare a fallbackMethod");

@@ -106,6 +106,11 @@ public final class LeaderMethods {
 					+ "that does not lead; return " + ClassUtils.resolvePrimitiveIfNecessary(returnType).getSimpleName()
 					+ " (null when skipped), an Optional, or void");
 		}
+		else if (!SkipValues.nullFits(method)) {
+			problems.add("it is a suspend function whose return type is not nullable, so a call skipped on an "
+					+ "instance that does not lead has nothing to return; make the return type nullable (null when "
+					+ "skipped) or Unit");
+		}
 		else if (CompletionStage.class.isAssignableFrom(returnType)
 				|| (publisherClass != null && publisherClass.isAssignableFrom(returnType))) {
 			problems.add("it returns " + returnType.getSimpleName() + ", whose work would go on outside the "

@@ -1,6 +1,7 @@
 package dev.zklock.leader
 
 import dev.zklock.LeaderElection
+import dev.zklock.aop.InvalidLockDeclarationException
 import dev.zklock.aop.TestZooKeeper
 import dev.zklock.annotation.Leader
 import dev.zklock.autoconfigure.ZkLockLeaderAutoConfiguration
@@ -62,10 +63,30 @@ class CoroutineLeaderTests {
         }
     }
 
+    @Test
+    fun aSuspendLeaderFunctionWithANonNullReturnTypeStopsStartup() {
+        TestZooKeeper.contextRunner()
+            .withConfiguration(AutoConfigurations.of(ZkLockLeaderAutoConfiguration::class.java))
+            .withBean(NonNullReport::class.java)
+            .run { context ->
+                assertThat(context).hasFailed()
+                assertThat(context.startupFailure).rootCause()
+                    .isInstanceOf(InvalidLockDeclarationException::class.java)
+                    .hasMessageContaining(NonNullReport::class.java.name + ".report(Continuation)")
+                    .hasMessageContaining("return type is not nullable")
+            }
+    }
+
     private fun ticker(context: ApplicationContext): SuspendTicker = context.getBean(SuspendTicker::class.java)
 
     private fun awaitRuns(context: ApplicationContext, count: Int) {
         await().atMost(Duration.ofSeconds(20)).until { ticker(context).runs.get() >= count }
+    }
+
+    /** A leader function whose non-leaders would have nothing to return. */
+    open class NonNullReport {
+        @Leader(ROLE)
+        open suspend fun report(): String = "report"
     }
 
     @Configuration(proxyBeanMethods = false)
