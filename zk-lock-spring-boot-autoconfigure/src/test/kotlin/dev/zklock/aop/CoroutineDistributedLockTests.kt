@@ -281,7 +281,9 @@ class CoroutineDistributedLockTests {
     }
 
     private fun awaitChildren(client: CuratorFramework, path: String, count: Int) {
-        await().atMost(Duration.ofSeconds(10)).until { client.children.forPath(path).size == count }
+        // polled often, so that the figures printed show when the node went, not the poll interval
+        await().pollInterval(Duration.ofMillis(5)).atMost(Duration.ofSeconds(10))
+            .until { client.children.forPath(path).size == count }
     }
 
 }
