@@ -313,8 +313,10 @@ public class LockOperationSource {
 		return simpleName + "." + method.getName();
 	}
 
+	// the declared parameters: without the Continuation of a suspend function
 	private static String describe(Method method, Class<?> userClass) {
 		return userClass.getName() + "." + method.getName() + Arrays.stream(method.getParameterTypes())
+			.limit(KotlinMethods.declaredParameterCount(method))
 			.map(Class::getSimpleName)
 			.collect(Collectors.joining(", ", "(", ")"));
 	}

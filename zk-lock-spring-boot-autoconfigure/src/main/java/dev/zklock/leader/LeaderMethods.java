@@ -139,8 +139,11 @@ public final class LeaderMethods {
 		return ClassUtils.isPresent(name, loader) ? ClassUtils.resolveClassName(name, loader) : null;
 	}
 
+	// the declared parameters: without the Continuation of a suspend function
 	private static String describe(Method method, Class<?> userClass) {
+		int continuation = KotlinDetector.isSuspendingFunction(method) ? 1 : 0;
 		return userClass.getName() + "." + method.getName() + Arrays.stream(method.getParameterTypes())
+			.limit(method.getParameterCount() - continuation)
 			.map(Class::getSimpleName)
 			.collect(Collectors.joining(", ", "(", ")"));
 	}

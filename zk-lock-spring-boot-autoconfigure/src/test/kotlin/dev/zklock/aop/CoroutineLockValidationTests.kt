@@ -57,16 +57,16 @@ class CoroutineLockValidationTests {
         @JvmStatic
         fun invalidDeclarations(): Stream<Arguments> = Stream.of(
             Arguments.of(ContinuationInKey::class.java,
-                listOf("ContinuationInKey.place(String, Continuation)", "'#p1'", "1 parameter",
+                listOf("ContinuationInKey.place(String)", "'#p1'", "1 parameter",
                     "declared parameters only, not the Continuation")),
             Arguments.of(SkipOnNonNullReturn::class.java,
-                listOf("SkipOnNonNullReturn.count(String, Continuation)", "onTimeout = SKIP", "not nullable",
+                listOf("SkipOnNonNullReturn.count(String)", "onTimeout = SKIP", "not nullable",
                     "make the return type nullable")),
             Arguments.of(BlockingFallbackOfSuspend::class.java,
-                listOf("BlockingFallbackOfSuspend.place(String, Continuation)", "wrong parameters",
+                listOf("BlockingFallbackOfSuspend.place(String)", "wrong parameters",
                     "suspend fun recover(String)")),
             Arguments.of(FallbackCountingTheContinuation::class.java,
-                listOf("FallbackCountingTheContinuation.place(String, Continuation)", "wrong parameters",
+                listOf("FallbackCountingTheContinuation.place(String)", "wrong parameters",
                     "suspend fun recover(String)")),
         )
 

@@ -38,7 +38,7 @@ class CoroutinesReactorAbsentTests {
         println(result)
         assertThat(status).`as` { application.diagnostics() }.isZero()
         assertThat(result).startsWith("RESULT failed InvalidLockDeclarationException: ")
-            .contains(CoroutinesReactorFreeApplication.SuspendWork::class.java.name + ".work(String, Continuation)")
+            .contains(CoroutinesReactorFreeApplication.SuspendWork::class.java.name + ".work(String)")
             .contains("it is a suspend function")
             .contains("add the dependency org.jetbrains.kotlinx:kotlinx-coroutines-reactor")
     }

@@ -72,7 +72,7 @@ class CoroutineLeaderTests {
                 assertThat(context).hasFailed()
                 assertThat(context.startupFailure).rootCause()
                     .isInstanceOf(InvalidLockDeclarationException::class.java)
-                    .hasMessageContaining(NonNullReport::class.java.name + ".report(Continuation)")
+                    .hasMessageContaining(NonNullReport::class.java.name + ".report()")
                     .hasMessageContaining("return type is not nullable")
             }
     }
