@@ -2,11 +2,13 @@ package dev.zklock;
 
 import java.lang.reflect.UndeclaredThrowableException;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.zklock.core.AsyncLockManager;
 import dev.zklock.core.CuratorLockManager;
 import dev.zklock.core.InstrumentedLockManager;
 import dev.zklock.core.KeyEncoder;
@@ -26,6 +28,8 @@ public class LockTemplate {
 
 	private final LostLockAction lostLockAction;
 
+	private final Supplier<@Nullable AsyncLockManager> asyncLockManager;
+
 	/**
 	 * Create a new template that throws {@link LockLostException} when a callback
 	 * returns after its lock was lost.
@@ -42,8 +46,40 @@ public class LockTemplate {
 	 * lost or while it is in doubt
 	 */
 	public LockTemplate(LockManager lockManager, LostLockAction lostLockAction) {
+		this(lockManager, lostLockAction, () -> null);
+	}
+
+	/**
+	 * Create a new template that can also lock without blocking a thread, as the
+	 * Kotlin extension {@code withLock} does.
+	 * @param lockManager the manager that talks to ZooKeeper
+	 * @param lostLockAction what happens when a callback returns after its lock was
+	 * lost or while it is in doubt
+	 * @param asyncLockManager supplies the asynchronous manager, resolved on first
+	 * use; may supply {@code null} when there is none
+	 */
+	public LockTemplate(LockManager lockManager, LostLockAction lostLockAction,
+			Supplier<@Nullable AsyncLockManager> asyncLockManager) {
 		this.lockManager = lockManager;
 		this.lostLockAction = Objects.requireNonNull(lostLockAction, "lostLockAction must not be null");
+		this.asyncLockManager = Objects.requireNonNull(asyncLockManager, "asyncLockManager must not be null");
+	}
+
+	/**
+	 * The asynchronous manager, for the Kotlin extension {@code withLock}.
+	 */
+	AsyncLockManager asyncLockManager() {
+		AsyncLockManager manager = this.asyncLockManager.get();
+		if (manager == null) {
+			throw new IllegalStateException("This LockTemplate has no AsyncLockManager, which withLock needs to wait "
+					+ "without blocking a thread; use the LockTemplate bean of zk-lock's auto-configuration, or create "
+					+ "it with new LockTemplate(lockManager, lostLockAction, asyncLockManagerSupplier)");
+		}
+		return manager;
+	}
+
+	LostLockAction lostLockAction() {
+		return this.lostLockAction;
 	}
 
 	/**
@@ -160,7 +196,7 @@ public class LockTemplate {
 		return manager.revoke(name, key, node, null);
 	}
 
-	private LockTimeoutException timeout(LockRequest request) {
+	LockTimeoutException timeout(LockRequest request) {
 		String keys = request.keys().isEmpty() ? "without keys"
 				: "for keys " + request.keys().stream().map(KeyEncoder::abbreviate).toList();
 		String timeout = (request.timeout() != null) ? request.timeout().toString() : "the default timeout";

@@ -59,8 +59,7 @@ final class AsyncLockInvoker {
 	Object invoke(MethodInvocation invocation, LockOperation operation, AsyncReturnType type) {
 		return switch (type) {
 			case COMPLETION_STAGE -> invokeStage(invocation, operation);
-			case MONO -> ReactorLockInvoker.invoke(this, invocation, operation, false);
-			case FLUX -> ReactorLockInvoker.invoke(this, invocation, operation, true);
+			case MONO, FLUX, FLOW -> ReactorLockInvoker.invoke(this, invocation, operation, type);
 		};
 	}
 

@@ -24,9 +24,12 @@ final class FallbackMethod {
 
 	private final boolean passesCause;
 
-	private FallbackMethod(Method method, boolean passesCause) {
+	private final boolean suspending;
+
+	private FallbackMethod(Method method, boolean passesCause, boolean suspending) {
 		this.method = method;
 		this.passesCause = passesCause;
+		this.suspending = suspending;
 		ReflectionUtils.makeAccessible(method);
 	}
 
@@ -40,7 +43,9 @@ final class FallbackMethod {
 	 * @throws IllegalArgumentException with a description of the problem
 	 */
 	static FallbackMethod resolve(Method locked, Class<?> targetClass, String name) {
-		Class<?>[] params = locked.getParameterTypes();
+		// a suspend function's fallback suspends too; both are compared without their Continuation
+		boolean suspending = KotlinMethods.isSuspending(locked);
+		Class<?>[] params = declaredTypes(locked);
 		List<Method> named = Arrays.stream(ReflectionUtils.getUniqueDeclaredMethods(targetClass))
 			.filter((candidate) -> candidate.getName().equals(name) && !candidate.isBridge())
 			.toList();
@@ -49,9 +54,12 @@ final class FallbackMethod {
 			throw new IllegalArgumentException("fallbackMethod '" + name + "' does not exist in "
 					+ targetClass.getName() + "; declare " + wanted);
 		}
-		Method match = named.stream().filter((candidate) -> takesCause(candidate, params)).findFirst()
-			.orElseGet(() -> named.stream()
-				.filter((candidate) -> Arrays.equals(candidate.getParameterTypes(), params))
+		List<Method> fitting = named.stream()
+			.filter((candidate) -> KotlinMethods.isSuspending(candidate) == suspending)
+			.toList();
+		Method match = fitting.stream().filter((candidate) -> takesCause(candidate, params)).findFirst()
+			.orElseGet(() -> fitting.stream()
+				.filter((candidate) -> Arrays.equals(declaredTypes(candidate), params))
 				.findFirst()
 				.orElse(null));
 		if (match == null) {
@@ -60,11 +68,15 @@ final class FallbackMethod {
 					+ found + "; declare " + wanted);
 		}
 		checkReturnType(locked, match, wanted);
-		return new FallbackMethod(match, match.getParameterCount() > params.length);
+		return new FallbackMethod(match, declaredTypes(match).length > params.length, suspending);
+	}
+
+	private static Class<?>[] declaredTypes(Method method) {
+		return Arrays.copyOf(method.getParameterTypes(), KotlinMethods.declaredParameterCount(method));
 	}
 
 	private static boolean takesCause(Method candidate, Class<?>[] params) {
-		Class<?>[] types = candidate.getParameterTypes();
+		Class<?>[] types = declaredTypes(candidate);
 		return types.length == params.length + 1
 				&& Arrays.equals(Arrays.copyOf(types, params.length), params)
 				&& types[params.length].isAssignableFrom(LockException.class);
@@ -82,11 +94,11 @@ final class FallbackMethod {
 	}
 
 	private static String describeSignature(Method locked, String name) {
-		String params = Arrays.stream(locked.getParameterTypes()).map(Class::getSimpleName)
+		String params = Arrays.stream(declaredTypes(locked)).map(Class::getSimpleName)
 			.collect(Collectors.joining(", "));
 		String withCause = params.isEmpty() ? "LockException" : params + ", LockException";
-		return locked.getReturnType().getSimpleName() + " " + name + "(" + params + ") or "
-				+ locked.getReturnType().getSimpleName() + " " + name + "(" + withCause + ")";
+		String returns = KotlinMethods.isSuspending(locked) ? "suspend fun" : locked.getReturnType().getSimpleName();
+		return returns + " " + name + "(" + params + ") or " + returns + " " + name + "(" + withCause + ")";
 	}
 
 	private static String describeParameters(Method method) {
@@ -104,6 +116,16 @@ final class FallbackMethod {
 	 */
 	Object invoke(@Nullable Object target, @Nullable Object[] args, LockException cause) throws Throwable {
 		@Nullable Object[] fallbackArgs = args;
+		if (this.suspending) {
+			// the declared arguments, the cause if taken, then the caller's Continuation
+			int declared = args.length - 1;
+			fallbackArgs = Arrays.copyOf(args, declared + (this.passesCause ? 2 : 1));
+			if (this.passesCause) {
+				fallbackArgs[declared] = cause;
+			}
+			fallbackArgs[fallbackArgs.length - 1] = args[declared];
+			return CoroutineLockSupport.invokeSuspending(this.method, target, fallbackArgs);
+		}
 		if (this.passesCause) {
 			fallbackArgs = Arrays.copyOf(args, args.length + 1);
 			fallbackArgs[args.length] = cause;

@@ -2,6 +2,7 @@ package dev.zklock.aop;
 
 import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -76,7 +77,11 @@ final class LockKeyEvaluator extends CachedExpressionEvaluator {
 		List<String> problems = new ArrayList<>();
 		if (expression instanceof SpelExpression spel) {
 			Set<String> parameterNames = parameterNames(method);
-			collect(spel.getAST(), method.getParameterCount(), parameterNames, problems);
+			collect(spel.getAST(), KotlinMethods.declaredParameterCount(method), parameterNames, problems);
+			if (KotlinMethods.isSuspending(method) && !problems.isEmpty()) {
+				problems.add("a suspend function's key sees its declared parameters only, not the Continuation that "
+						+ "Kotlin adds");
+			}
 		}
 		return problems;
 	}
@@ -130,8 +135,15 @@ final class LockKeyEvaluator extends CachedExpressionEvaluator {
 	}
 
 	private Set<String> parameterNames(Method method) {
-		@Nullable String @Nullable [] names = getParameterNameDiscoverer().getParameterNames(method);
+		@Nullable String @Nullable [] names = declaredParameterNames(method);
 		return (names != null) ? new LinkedHashSet<>(List.of(names)) : Set.of();
+	}
+
+	// without the name of a suspend function's Continuation, when the discoverer gives it
+	private @Nullable String @Nullable [] declaredParameterNames(Method method) {
+		@Nullable String @Nullable [] names = getParameterNameDiscoverer().getParameterNames(method);
+		int count = KotlinMethods.declaredParameterCount(method);
+		return (names != null && names.length > count) ? Arrays.copyOf(names, count) : names;
 	}
 
 	/**
@@ -165,7 +177,8 @@ final class LockKeyEvaluator extends CachedExpressionEvaluator {
 			return null;
 		}
 		Expression propertyPath = properties.isEmpty() ? null : getParser().parseExpression(String.join(".", properties));
-		return new ArgumentKeyExpression(index, method.getParameterCount(), propertyPath, this.propertyContext);
+		return new ArgumentKeyExpression(index, KotlinMethods.declaredParameterCount(method), propertyPath,
+				this.propertyContext);
 	}
 
 	// The argument a variable names: like MethodBasedEvaluationContext, a later parameter wins
@@ -173,12 +186,13 @@ final class LockKeyEvaluator extends CachedExpressionEvaluator {
 		if (ROOT_VARIABLES.contains(variable)) {
 			return -1;
 		}
-		@Nullable String @Nullable [] names = getParameterNameDiscoverer().getParameterNames(method);
-		if (names != null && names.length != method.getParameterCount()) {
+		@Nullable String @Nullable [] names = declaredParameterNames(method);
+		int count = KotlinMethods.declaredParameterCount(method);
+		if (names != null && names.length != count) {
 			return -1;
 		}
 		int index = -1;
-		for (int i = 0; i < method.getParameterCount(); i++) {
+		for (int i = 0; i < count; i++) {
 			if (variable.equals("a" + i) || variable.equals("p" + i) || (names != null && variable.equals(names[i]))) {
 				index = i;
 			}

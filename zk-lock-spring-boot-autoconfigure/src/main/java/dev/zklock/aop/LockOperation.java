@@ -64,6 +64,8 @@ public final class LockOperation {
 
 	private final @Nullable AsyncReturnType asyncReturnType;
 
+	private final int declaredParameterCount;
+
 	LockOperation(Method method, Class<?> targetClass, String description, String name, LockMode mode, int permits,
 			@Nullable Duration timeout, @Nullable Duration maxHold, @Nullable Duration minHold, String keyExpressionString,
 			@Nullable Expression keyExpression, LockKeyEvaluator keyEvaluator, OnTimeout onTimeout,
@@ -85,7 +87,8 @@ public final class LockOperation {
 		this.fallback = fallback;
 		this.skipValue = skipValue;
 		this.fencingTokenParameter = fencingTokenParameter;
-		this.asyncReturnType = AsyncReturnType.of(method.getReturnType());
+		this.asyncReturnType = AsyncReturnType.of(method);
+		this.declaredParameterCount = KotlinMethods.declaredParameterCount(method);
 	}
 
 	/**
@@ -201,7 +204,9 @@ public final class LockOperation {
 	 * @throws LockKeyException when the key is null, blank or cannot be evaluated
 	 */
 	public LockRequest createRequest(@Nullable Object[] args, @Nullable Object target) {
-		return new LockRequest(this.name, keys(args, target), this.mode, this.permits, this.timeout, this.maxHold,
+		// the key sees the declared parameters, without the Continuation of a suspend function
+		@Nullable Object[] declared = KotlinMethods.declaredArguments(args, this.declaredParameterCount);
+		return new LockRequest(this.name, keys(declared, target), this.mode, this.permits, this.timeout, this.maxHold,
 				this.minHold);
 	}
 

@@ -128,10 +128,9 @@ public class LockOperationSource {
 		String keyExpressionString = annotation.key().trim();
 		Expression keyExpression = parseKey(method, userClass, keyExpressionString, problems);
 		FallbackMethod fallback = resolveFallback(method, userClass, annotation.fallbackMethod().trim(), problems);
-		Supplier<Object> skipValue = null;
-		if (fallback == null && annotation.onTimeout() == OnTimeout.SKIP) {
-			skipValue = skipValue(method, problems);
-		}
+		boolean skips = fallback == null && annotation.onTimeout() == OnTimeout.SKIP;
+		Supplier<Object> skipValue = skips ? skipValue(method, problems) : null;
+		KotlinMethods.check(method, skips, problems);
 		if (!problems.isEmpty()) {
 			throw new InvalidLockDeclarationException("@DistributedLock on " + description + " is invalid: "
 					+ String.join("; ", problems));
@@ -159,7 +158,7 @@ public class LockOperationSource {
 
 	private void checkReturnType(Method method, DistributedLock annotation, List<String> problems) {
 		Class<?> returnType = method.getReturnType();
-		if (AsyncReturnType.of(returnType) != null) {
+		if (AsyncReturnType.of(method) != null) {
 			return;
 		}
 		if (isAsynchronous(returnType)) {
@@ -314,8 +313,10 @@ public class LockOperationSource {
 		return simpleName + "." + method.getName();
 	}
 
+	// the declared parameters: without the Continuation of a suspend function
 	private static String describe(Method method, Class<?> userClass) {
 		return userClass.getName() + "." + method.getName() + Arrays.stream(method.getParameterTypes())
+			.limit(KotlinMethods.declaredParameterCount(method))
 			.map(Class::getSimpleName)
 			.collect(Collectors.joining(", ", "(", ")"));
 	}

@@ -38,10 +38,14 @@ final class ReactorLockInvoker {
 	}
 
 	static Object invoke(AsyncLockInvoker invoker, MethodInvocation invocation, LockOperation operation,
-			boolean flux) {
+			AsyncReturnType type) {
 		Object target = invocation.getThis();
 		@Nullable Object[] args = invocation.getArguments().clone();
-		if (flux) {
+		if (type == AsyncReturnType.FLOW) {
+			// a Kotlin Flow returned by a function that does not suspend: locked as a Flux, handed back as a Flow
+			return CoroutineLockSupport.toFlow(invoke(invoker, invocation, operation, AsyncReturnType.FLUX));
+		}
+		if (type == AsyncReturnType.FLUX) {
 			return Flux.deferContextual((context) -> {
 				LockRequest request = prepare(invoker, operation, args, target, context);
 				return Flux.usingWhen(acquire(invoker, operation, request),
@@ -134,7 +138,7 @@ final class ReactorLockInvoker {
 							? proxyInvocation.invocableClone() : invocation;
 					returned = invoker.invokeBody(call, operation, handle);
 					if (returned != null) {
-						Publisher<?> work = (Publisher<?>) returned;
+						Publisher<?> work = publisher(operation, returned);
 						return flux ? Flux.from(work).contextWrite((ctx) -> ctx.put(LockContext.class, handle))
 								: Mono.from(work).contextWrite((ctx) -> ctx.put(LockContext.class, handle));
 					}
@@ -147,7 +151,13 @@ final class ReactorLockInvoker {
 		if (returned == null || returned == AsyncLockInvoker.SKIPPED) {
 			return Mono.empty();
 		}
-		return (Publisher<?>) returned;
+		return publisher(operation, returned);
+	}
+
+	// a Kotlin Flow returned by a function that does not suspend is adapted
+	private static Publisher<?> publisher(LockOperation operation, Object returned) {
+		return (operation.getAsyncReturnType() == AsyncReturnType.FLOW) ? CoroutineLockSupport.toPublisher(returned)
+				: (Publisher<?>) returned;
 	}
 
 	private static Publisher<?> complete(AsyncLockInvoker invoker, LockOperation operation, Object resource) {

@@ -1,5 +1,6 @@
 package dev.zklock.aop;
 
+import java.lang.reflect.Method;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
@@ -53,6 +54,18 @@ public final class SkipValues {
 			return () -> CollectionFactory.createMap(returnType, 0);
 		}
 		return NULL;
+	}
+
+	/**
+	 * Whether the caller of the method can take the {@code null} a skipped call of
+	 * a Kotlin suspend function returns: its declared return type is nullable or
+	 * {@code Unit}. Always {@code true} for other methods.
+	 * @param method the method
+	 * @return whether {@code null} fits
+	 */
+	public static boolean nullFits(Method method) {
+		return !KotlinMethods.isSuspending(method) || !KotlinMethods.coroutinesReactorPresent()
+				|| CoroutineLockSupport.returnsNullable(method);
 	}
 
 	private static @Nullable Object sharedEmptyValue(Class<?> type) {

@@ -140,8 +140,10 @@ public final class DistributedLockAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	LockTemplate lockTemplate(LockManager lockManager, ZkLockProperties properties) {
-		return new LockTemplate(lockManager, properties.getLostLockAction());
+	LockTemplate lockTemplate(LockManager lockManager, ZkLockProperties properties,
+			ObjectProvider<AsyncLockManager> asyncLockManager) {
+		return new LockTemplate(lockManager, properties.getLostLockAction(),
+				new ResolvedOnFirstUse<>(asyncLockManager::getIfAvailable));
 	}
 
 	@Bean

@@ -18,7 +18,8 @@ import dev.zklock.LockContextHolder;
  * their role, and skips them otherwise. While the method runs, the leadership is
  * the thread's {@link dev.zklock.LockContext}, a {@link FencingToken} parameter
  * receives its token, and the thread is interrupted when the leadership is lost
- * if {@code zk-lock.interrupt-on-loss} is set.
+ * if {@code zk-lock.interrupt-on-loss} is set. A Kotlin suspend function finds
+ * the leadership in its Reactor context instead (see {@link LeaderCoroutines}).
  */
 public class LeaderInterceptor implements MethodInterceptor {
 
@@ -58,6 +59,10 @@ public class LeaderInterceptor implements MethodInterceptor {
 		}
 		if (method.fencingTokenParameter() >= 0) {
 			invocation.getArguments()[method.fencingTokenParameter()] = new FencingToken(term.fencingToken());
+		}
+		if (method.suspending()) {
+			// proceed() only creates the cold Mono; its body runs once Spring's proxy awaits it
+			return LeaderCoroutines.withinTerm(invocation.proceed(), term);
 		}
 		term.enter();
 		LockContextHolder.push(term);

@@ -13,8 +13,10 @@ import java.util.function.Supplier;
  * @param skipValue supplies what a call on a non-leader returns
  * @param fencingTokenParameter the index of the {@code FencingToken} parameter,
  * or -1
+ * @param suspending whether it is a Kotlin suspend function, whose body runs when
+ * Spring's proxy subscribes to what the interceptor returns
  */
 record LeaderMethod(Method method, String description, String role, Supplier<Object> skipValue,
-		int fencingTokenParameter) {
+		int fencingTokenParameter, boolean suspending) {
 
 }

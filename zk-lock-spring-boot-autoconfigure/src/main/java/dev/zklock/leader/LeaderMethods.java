@@ -14,6 +14,7 @@ import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.AopUtils;
+import org.springframework.core.KotlinDetector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.util.ClassUtils;
@@ -32,6 +33,10 @@ import dev.zklock.aop.SkipValues;
 public final class LeaderMethods {
 
 	private static final @Nullable Class<?> publisherClass = publisherClass();
+
+	private static final boolean coroutinesReactorPresent = ClassUtils
+		.isPresent("kotlinx.coroutines.reactor.MonoKt", LeaderMethods.class.getClassLoader())
+			&& ClassUtils.isPresent("reactor.core.publisher.Mono", LeaderMethods.class.getClassLoader());
 
 	private final Map<Method, Optional<LeaderMethod>> cache = new ConcurrentHashMap<>(64);
 
@@ -81,11 +86,17 @@ public final class LeaderMethods {
 		}
 		Supplier<Object> skipValue = skipValue(method, problems);
 		int fencingTokenParameter = fencingTokenParameter(method, problems);
+		boolean suspending = KotlinDetector.isSuspendingFunction(method);
+		if (suspending && !coroutinesReactorPresent) {
+			problems.add("it is a suspend function, which @Leader runs through kotlinx-coroutines-reactor, as Spring "
+					+ "does, but that is not on the class path; add the dependency "
+					+ "org.jetbrains.kotlinx:kotlinx-coroutines-reactor");
+		}
 		if (!problems.isEmpty()) {
 			throw new InvalidLockDeclarationException("@Leader(\"" + leader.value() + "\") on " + description
 					+ " cannot work: " + String.join("; ", problems));
 		}
-		return new LeaderMethod(method, description, leader.value(), skipValue, fencingTokenParameter);
+		return new LeaderMethod(method, description, leader.value(), skipValue, fencingTokenParameter, suspending);
 	}
 
 	private static Supplier<Object> skipValue(Method method, List<String> problems) {
@@ -94,6 +105,11 @@ public final class LeaderMethods {
 			problems.add("it returns " + returnType.getName() + ", which cannot express a call skipped on an instance "
 					+ "that does not lead; return " + ClassUtils.resolvePrimitiveIfNecessary(returnType).getSimpleName()
 					+ " (null when skipped), an Optional, or void");
+		}
+		else if (!SkipValues.nullFits(method)) {
+			problems.add("it is a suspend function whose return type is not nullable, so a call skipped on an "
+					+ "instance that does not lead has nothing to return; make the return type nullable (null when "
+					+ "skipped) or Unit");
 		}
 		else if (CompletionStage.class.isAssignableFrom(returnType)
 				|| (publisherClass != null && publisherClass.isAssignableFrom(returnType))) {
@@ -123,8 +139,11 @@ public final class LeaderMethods {
 		return ClassUtils.isPresent(name, loader) ? ClassUtils.resolveClassName(name, loader) : null;
 	}
 
+	// the declared parameters: without the Continuation of a suspend function
 	private static String describe(Method method, Class<?> userClass) {
+		int continuation = KotlinDetector.isSuspendingFunction(method) ? 1 : 0;
 		return userClass.getName() + "." + method.getName() + Arrays.stream(method.getParameterTypes())
+			.limit(method.getParameterCount() - continuation)
 			.map(Class::getSimpleName)
 			.collect(Collectors.joining(", ", "(", ")"));
 	}

@@ -20,10 +20,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Reactor is optional: a Spring Boot application whose JVM has neither reactor-core nor
- * reactive-streams on its class path ({@link ReactorFreeApplication}) starts, and its
+ * Reactor and Kotlin are optional: a Spring Boot application whose JVM has neither
+ * reactor-core nor reactive-streams nor any Kotlin jar on its class path
+ * ({@link ReactorFreeApplication}) starts, and its
  * {@code CompletableFuture} methods are locked until their futures complete, against a
- * real ZooKeeper server. The application checks the absence of Reactor itself, so a
+ * real ZooKeeper server. The application checks the absence of Reactor and Kotlin itself, so a
  * class path that still held it would fail the test rather than pass it.
  */
 class ReactorAbsentTests {
@@ -42,7 +43,7 @@ class ReactorAbsentTests {
 			OutputLines output = new OutputLines();
 			JvmProcess application = JvmProcess.builder("Reactor-free application", ReactorFreeApplication.class.getName())
 				.directory(this.directory)
-				.classPathWithout("reactor-core", "reactive-streams")
+				.classPathWithout("reactor-core", "reactive-streams", "kotlin")
 				.arguments(List.of("--zk-lock.connect-string=" + zookeeper.connectString(),
 						"--zk-lock.base-path=" + basePath))
 				.jvmOptions(List.of("-Xmx160m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData"))

@@ -27,7 +27,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A Spring Boot application for {@link ReactorAbsentTests}, run in a {@link JvmProcess}
- * whose class path has neither reactor-core nor reactive-streams. It first checks that
+ * whose class path has neither reactor-core nor reactive-streams, nor any Kotlin jar. It first checks that
  * Reactor is really absent (so the test cannot pass in a JVM that has it), then locks
  * two overlapping calls of a {@code CompletableFuture} method on one key and checks
  * that the second waits for the first's future. It prints one {@code RESULT ok ...}
@@ -81,10 +81,12 @@ public class ReactorFreeApplication {
 	 * Fail unless this JVM lacks Reactor, both as Spring and as zk-lock see it.
 	 */
 	private static void requireReactorAbsent() {
-		for (String type : List.of("reactor.core.publisher.Mono", "org.reactivestreams.Publisher")) {
+		for (String type : List.of("reactor.core.publisher.Mono", "org.reactivestreams.Publisher", "kotlin.Unit",
+				"kotlinx.coroutines.Job")) {
 			if (ClassUtils.isPresent(type, null)) {
 				throw new IllegalStateException(type + " is on the class path of this JVM, so this run proves nothing: "
-						+ "launch it with JvmProcess.Builder.classPathWithout(\"reactor-core\", \"reactive-streams\")");
+						+ "launch it with JvmProcess.Builder.classPathWithout(\"reactor-core\", \"reactive-streams\", "
+						+ "\"kotlin\")");
 			}
 		}
 		String supported = AsyncReturnType.describeSupported();

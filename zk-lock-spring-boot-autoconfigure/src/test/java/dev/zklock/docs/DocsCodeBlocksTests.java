@@ -14,9 +14,9 @@ import dev.zklock.docs.MarkdownPages.CodeBlock;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every Java block in README.md and docs/*.md is code that compiles: its lines appear,
- * in order and together, in one source file of this package, which test-compile
- * builds. A line {@code // ...} (possibly followed by a note) in a block stands for
+ * Every Java and Kotlin block in README.md and docs/*.md is code that compiles: its
+ * lines appear, in order and together, in one source file of this package (Java
+ * under src/test/java, Kotlin under src/test/kotlin), which test-compile builds. A line {@code // ...} (possibly followed by a note) in a block stands for
  * lines the page leaves out.
  * Indentation and blank lines do not count.
  */
@@ -24,22 +24,37 @@ class DocsCodeBlocksTests {
 
 	private static final String ELISION = "// ...";
 
-	private static final Path SNIPPETS = Path.of("src/test/java/dev/zklock/docs");
+	private static final Path JAVA_SNIPPETS = Path.of("src/test/java/dev/zklock/docs");
+
+	private static final Path KOTLIN_SNIPPETS = Path.of("src/test/kotlin/dev/zklock/docs");
 
 	@Test
 	void everyJavaBlockIsPartOfACompiledSnippet() throws IOException {
+		assertThat(unmatchedBlocks("java", JAVA_SNIPPETS, ".java", 10)).as("Java blocks found in no file of "
+				+ JAVA_SNIPPETS).isEmpty();
+	}
+
+	@Test
+	void everyKotlinBlockIsPartOfACompiledSnippet() throws IOException {
+		assertThat(unmatchedBlocks("kotlin", KOTLIN_SNIPPETS, ".kt", 5)).as("Kotlin blocks found in no file of "
+				+ KOTLIN_SNIPPETS).isEmpty();
+	}
+
+	// the blocks of the language whose lines are in no source file of the directory
+	private static List<String> unmatchedBlocks(String language, Path snippets, String extension, int atLeast)
+			throws IOException {
 		MarkdownPages docs = MarkdownPages.ofRepository();
 		List<List<String>> sources = new ArrayList<>();
-		try (Stream<Path> files = Files.list(SNIPPETS)) {
-			files.filter((file) -> file.toString().endsWith(".java"))
+		try (Stream<Path> files = Files.list(snippets)) {
+			files.filter((file) -> file.toString().endsWith(extension))
 				.forEach((file) -> sources.add(normalize(MarkdownPages.lines(file))));
 		}
-		List<String> javaBlocks = new ArrayList<>();
+		List<String> blocks = new ArrayList<>();
 		List<String> unmatched = new ArrayList<>();
 		for (Path page : docs.pages()) {
 			for (CodeBlock block : MarkdownPages.codeBlocks(page)) {
-				if (block.language().equals("java")) {
-					javaBlocks.add(block.where());
+				if (block.language().equals(language)) {
+					blocks.add(block.where());
 					List<String> lines = normalize(block.lines());
 					if (sources.stream().noneMatch((source) -> contains(source, lines))) {
 						unmatched.add(block.where());
@@ -47,8 +62,8 @@ class DocsCodeBlocksTests {
 				}
 			}
 		}
-		assertThat(javaBlocks).as("Java blocks in the docs").hasSizeGreaterThanOrEqualTo(10);
-		assertThat(unmatched).as("Java blocks found in no file of " + SNIPPETS).isEmpty();
+		assertThat(blocks).as(language + " blocks in the docs").hasSizeGreaterThanOrEqualTo(atLeast);
+		return unmatched;
 	}
 
 	@Test
