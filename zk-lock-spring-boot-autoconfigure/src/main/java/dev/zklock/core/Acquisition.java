@@ -8,6 +8,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.slf4j.Logger;
@@ -28,13 +29,37 @@ import dev.zklock.annotation.LockMode;
  * timeout elapsed or a single try found a key taken, exceptionally with a
  * {@link LockException} on failure or a {@link CancellationException} once
  * {@link #cancel() cancelled}. Whenever it does not complete with holds, it
- * completes only after every node the acquisition created is confirmed deleted
- * (or left to Curator's guaranteed delete), so nothing is left half-held.
+ * completes once every node the acquisition created is confirmed deleted, or at
+ * the latest {@link #CLEANUP_GRACE_NANOS} after giving up (at once while ZooKeeper
+ * is unreachable): a deadline holds even when ZooKeeper stops answering. A node
+ * confirmed later is deleted then, by the abandoned attempt or Curator's
+ * guaranteed delete, and never becomes a hold.
+ * <p>
+ * A single try ({@code timeout} 0) waits at most {@link #ANSWER_GRACE_NANOS} after
+ * sending for ZooKeeper's first answer (unless no acquisition of the engine was
+ * answered yet), and fails at once while ZooKeeper is unreachable
+ * ({@link ZooKeeperReachability}); a timed wait that ends while it is unreachable
+ * fails with a {@link LockException} that says so, rather than "not acquired".
  */
 final class Acquisition {
 
 	// lock lifecycle is logged under the manager users know and configure
 	private static final Logger logger = LoggerFactory.getLogger(CuratorLockManager.class);
+
+	/**
+	 * How long a single try waits for ZooKeeper's answers before it counts as not
+	 * acquired: a round trip takes milliseconds, so only an unanswering server takes
+	 * this long.
+	 */
+	static final long ANSWER_GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(150);
+
+	/**
+	 * How long a wait that gave up waits for its nodes to be confirmed deleted before
+	 * answering its caller; the deletion goes on in the background.
+	 */
+	static final long CLEANUP_GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+	private static final int MAX_GRANT_CONFIRMATIONS = 3;
 
 	private final LockEngine engine;
 
@@ -64,7 +89,13 @@ final class Acquisition {
 
 	private @Nullable ScheduledFuture<?> timer;
 
+	// for a single try, when its wait for ZooKeeper's answer ends: set once it is sent
+	private volatile long answerBy;
+
 	private boolean finished;
+
+	// rounds of confirming a grant after a pause; bounded, should the detector's ticker stay silent
+	private int grantConfirmations;
 
 	/**
 	 * A key to lock.
@@ -118,7 +149,28 @@ final class Acquisition {
 	}
 
 	void start() {
+		if (this.timeoutNanos == 0 && this.engine.reachability().isUnreachable()) {
+			// a single try cannot be answered now: Curator would retry it for its connection timeout
+			giveUp(unreachable(), false);
+			return;
+		}
 		next();
+		// timed from the send: the first call in a JVM loads classes before anything goes out
+		this.answerBy = System.nanoTime() + ANSWER_GRACE_NANOS;
+	}
+
+	/**
+	 * ZooKeeper became unreachable: a single try under way ends now; a timed wait
+	 * goes on until its deadline, in case the connection comes back.
+	 */
+	void connectionSuspended() {
+		if (this.timeoutNanos == 0) {
+			giveUp(unreachable(), false);
+		}
+	}
+
+	private LockException unreachable() {
+		return this.engine.reachability().failure(this.name, currentKey(), describeMode());
 	}
 
 	/**
@@ -127,7 +179,7 @@ final class Acquisition {
 	 * @return whether it was still pending
 	 */
 	boolean cancel() {
-		return giveUp(new CancellationException("Acquisition of lock '" + this.name + "' cancelled"));
+		return giveUp(new CancellationException("Acquisition of lock '" + this.name + "' cancelled"), true);
 	}
 
 	/**
@@ -138,7 +190,7 @@ final class Acquisition {
 	boolean shutDown() {
 		return giveUp(new LockException("Lock '" + this.name + "' key '" + KeyEncoder.abbreviate(currentKey())
 				+ "' was not acquired in " + describeMode() + " mode: the application is shutting down, so zk-lock "
-				+ "ended the wait and removed its node. Run the call again on an instance that is not stopping"));
+				+ "ended the wait and removed its node. Run the call again on an instance that is not stopping"), true);
 	}
 
 	private void next() {
@@ -147,20 +199,31 @@ final class Acquisition {
 		LockRegistry.@Nullable Entry entry;
 		List<Hold> holds = null;
 		List<Hold> restart = null;
+		CompletableFuture<Void> confirmation = null;
 		this.lock.lock();
 		try {
 			if (this.finished) {
 				return;
 			}
 			int index = this.taken.size();
-			if (index == this.targets.size() && deliverAll()) {
+			boolean allTaken = index == this.targets.size();
+			confirmation = (allTaken && this.grantConfirmations < MAX_GRANT_CONFIRMATIONS)
+					? this.engine.pauseGuard().confirmGrant(this.taken) : null;
+			if (confirmation != null) {
+				// a pause was counted while waiting: ZooKeeper confirms the keys before they are handed over
+				this.grantConfirmations++;
+				target = null;
+				attempt = null;
+				entry = null;
+			}
+			else if (allTaken && deliverAll()) {
 				finish();
 				holds = List.copyOf(this.taken);
 				target = null;
 				attempt = null;
 				entry = null;
 			}
-			else if (index == this.targets.size()) {
+			else if (allTaken) {
 				// a key taken earlier went with a session while a later one was awaited: start over
 				restart = new ArrayList<>(this.taken);
 				this.taken.clear();
@@ -184,6 +247,10 @@ final class Acquisition {
 			this.result.complete(holds);
 			return;
 		}
+		if (confirmation != null) {
+			confirmation.whenComplete((ignored, ex) -> next());
+			return;
+		}
 		if (restart != null) {
 			logger.debug("Lock '{}': a key taken earlier was lost with its session; taking every key again", this.name);
 			this.engine.release(restart).whenComplete((ignored, ex) -> next());
@@ -201,13 +268,16 @@ final class Acquisition {
 
 	private void keyDone(Target target, LockRegistry.Entry entry, NodeAttempt attempt, @Nullable LockNode node,
 			@Nullable Throwable ex) {
+		if (attempt.isAnswered()) {
+			this.engine.reachability().answered();
+		}
 		if (node == null) {
 			this.engine.registry().remove(entry);
 			if (ex != null) {
 				fail(target, attempt, ex);
 			}
 			else {
-				giveUp(null);
+				giveUp(null, true);
 			}
 			return;
 		}
@@ -247,8 +317,9 @@ final class Acquisition {
 		return true;
 	}
 
-	// Timeout, cancellation, shutdown or a key found taken by a single try; null completes with "not acquired"
-	private boolean giveUp(@Nullable Exception failure) {
+	// Timeout, cancellation, shutdown or a key found taken by a single try; null completes with "not acquired".
+	// Without waitForCleanup, the caller is answered at once and the nodes go in the background
+	private boolean giveUp(@Nullable Exception failure, boolean waitForCleanup) {
 		List<Hold> holds;
 		NodeAttempt attempt;
 		this.lock.lock();
@@ -269,7 +340,7 @@ final class Acquisition {
 			cleanups.add(attempt.removed());
 		}
 		cleanups.add(this.engine.release(holds));
-		whenSettled(cleanups, () -> {
+		whenSettled(cleanups, waitForCleanup, () -> {
 			if (failure != null) {
 				this.result.completeExceptionally(failure);
 			}
@@ -299,7 +370,7 @@ final class Acquisition {
 				: new LockException("Could not acquire lock '" + this.name + "' key '"
 						+ KeyEncoder.abbreviate(target.key()) + "' in " + describeMode() + " mode at " + target.path()
 						+ ": " + cause + "; " + this.engine.advice(cause), cause);
-		whenSettled(List.of(attempt.removed(), this.engine.release(holds)),
+		whenSettled(List.of(attempt.removed(), this.engine.release(holds)), true,
 				() -> this.result.completeExceptionally(failure));
 	}
 
@@ -308,25 +379,49 @@ final class Acquisition {
 	}
 
 	/**
-	 * When the wait ends, on {@link System#nanoTime()}'s clock.
+	 * When the wait ends, on {@link System#nanoTime()}'s clock: the deadline, or for
+	 * a single try the end of its wait for ZooKeeper's answer.
 	 */
 	long deadline() {
-		return this.deadline;
+		return (this.timeoutNanos == 0) ? this.answerBy : this.deadline;
 	}
 
 	/**
-	 * Whether the wait has an end: not a single try, nor an endless wait.
+	 * Whether the wait has an end: any but an endless wait.
 	 */
 	boolean isTimed() {
-		return this.timeoutNanos != 0 && this.timeoutNanos < LockEngine.MAX_WAIT_NANOS;
+		return this.timeoutNanos < LockEngine.MAX_WAIT_NANOS;
 	}
 
 	/**
 	 * End the wait unless every key is held: the result completes with {@code null}
-	 * once the nodes are gone.
+	 * once the nodes are gone, or with the failure that says ZooKeeper is
+	 * unreachable. A single try that ZooKeeper did not answer in time does not wait
+	 * for its nodes either.
 	 */
 	void timeOut() {
-		giveUp(null);
+		if (this.engine.reachability().isUnreachable()) {
+			giveUp(unreachable(), false);
+		}
+		else if (this.timeoutNanos == 0 && (isAnswered() || !this.engine.reachability().hasAnswered())) {
+			// ZooKeeper answers, only slowly, or this is the first call (a cold JVM, a cold server): the try ends with
+			// its answers, or at once if the connection is suspended
+			logger.debug("Lock '{}': a single try waits on for ZooKeeper's answers", this.name);
+		}
+		else {
+			giveUp(null, this.timeoutNanos != 0);
+		}
+	}
+
+	private boolean isAnswered() {
+		this.lock.lock();
+		try {
+			NodeAttempt attempt = this.current;
+			return !this.taken.isEmpty() || (attempt != null && attempt.isAnswered());
+		}
+		finally {
+			this.lock.unlock();
+		}
 	}
 
 	/**
@@ -340,7 +435,7 @@ final class Acquisition {
 		this.lock.lock();
 		try {
 			if (!this.finished && this.timer == null) {
-				this.timer = this.engine.schedule(this::timeOut, this.deadline - System.nanoTime(),
+				this.timer = this.engine.schedule(this::timeOut, deadline() - System.nanoTime(),
 						TimeUnit.NANOSECONDS);
 			}
 		}
@@ -356,14 +451,32 @@ final class Acquisition {
 		}
 	}
 
-	// Runs once every node is gone; a deletion that failed is Curator's to finish in the background
-	private static void whenSettled(List<CompletableFuture<?>> cleanups, Runnable then) {
-		CompletableFuture.allOf(cleanups.toArray(new CompletableFuture<?>[0])).whenComplete((ignored, ex) -> {
-			if (ex != null) {
-				logger.debug("A lock node could not be confirmed deleted; Curator keeps deleting it", ex);
+	// Runs once every node is gone, or once the grace has passed (at once while ZooKeeper is unreachable or
+	// without waitForCleanup); a deletion not confirmed by then is finished in the background
+	private void whenSettled(List<CompletableFuture<?>> cleanups, boolean waitForCleanup, Runnable then) {
+		AtomicBoolean ran = new AtomicBoolean();
+		Runnable once = () -> {
+			if (ran.compareAndSet(false, true)) {
+				then.run();
 			}
-			then.run();
+		};
+		CompletableFuture<Void> all = CompletableFuture.allOf(cleanups.toArray(new CompletableFuture<?>[0]));
+		all.whenComplete((ignored, ex) -> {
+			if (ex != null) {
+				logger.debug("A node of lock '{}' could not be confirmed deleted; Curator keeps deleting it",
+						this.name, ex);
+			}
+			once.run();
 		});
+		if (all.isDone()) {
+			return;
+		}
+		if (!waitForCleanup || this.engine.reachability().isUnreachable()
+				|| this.engine.schedule(once, CLEANUP_GRACE_NANOS, TimeUnit.NANOSECONDS) == null) {
+			logger.debug("Lock '{}': answering without waiting for ZooKeeper to confirm its nodes deleted; they are "
+					+ "deleted in the background", this.name);
+			once.run();
+		}
 	}
 
 }
