@@ -8,7 +8,6 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.slf4j.Logger;
@@ -29,11 +28,9 @@ import dev.zklock.annotation.LockMode;
  * timeout elapsed or a single try found a key taken, exceptionally with a
  * {@link LockException} on failure or a {@link CancellationException} once
  * {@link #cancel() cancelled}. Whenever it does not complete with holds, it
- * completes once every node the acquisition created is confirmed deleted, or at
- * the latest {@link #CLEANUP_GRACE_NANOS} after giving up (at once while ZooKeeper
- * is unreachable): a deadline holds even when ZooKeeper stops answering. A node
- * confirmed later is deleted then, by the abandoned attempt or Curator's
- * guaranteed delete, and never becomes a hold.
+ * completes once every node the acquisition created is confirmed deleted, or
+ * sooner as {@link CleanupWait} says: a deadline holds even when ZooKeeper stops
+ * answering, and a node confirmed later is deleted then, never a hold.
  * <p>
  * A single try ({@code timeout} 0) waits at most {@link #ANSWER_GRACE_NANOS} after
  * sending for ZooKeeper's first answer (unless no acquisition of the engine was
@@ -52,12 +49,6 @@ final class Acquisition {
 	 * this long.
 	 */
 	static final long ANSWER_GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(150);
-
-	/**
-	 * How long a wait that gave up waits for its nodes to be confirmed deleted before
-	 * answering its caller; the deletion goes on in the background.
-	 */
-	static final long CLEANUP_GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
 	private static final int MAX_GRANT_CONFIRMATIONS = 3;
 
@@ -340,7 +331,7 @@ final class Acquisition {
 			cleanups.add(attempt.removed());
 		}
 		cleanups.add(this.engine.release(holds));
-		whenSettled(cleanups, waitForCleanup, () -> {
+		CleanupWait.then(this.engine, this.name, cleanups, waitForCleanup, () -> {
 			if (failure != null) {
 				this.result.completeExceptionally(failure);
 			}
@@ -370,7 +361,7 @@ final class Acquisition {
 				: new LockException("Could not acquire lock '" + this.name + "' key '"
 						+ KeyEncoder.abbreviate(target.key()) + "' in " + describeMode() + " mode at " + target.path()
 						+ ": " + cause + "; " + this.engine.advice(cause), cause);
-		whenSettled(List.of(attempt.removed(), this.engine.release(holds)), true,
+		CleanupWait.then(this.engine, this.name, List.of(attempt.removed(), this.engine.release(holds)), true,
 				() -> this.result.completeExceptionally(failure));
 	}
 
@@ -448,34 +439,6 @@ final class Acquisition {
 		this.finished = true;
 		if (this.timer != null) {
 			this.timer.cancel(false);
-		}
-	}
-
-	// Runs once every node is gone, or once the grace has passed (at once while ZooKeeper is unreachable or
-	// without waitForCleanup); a deletion not confirmed by then is finished in the background
-	private void whenSettled(List<CompletableFuture<?>> cleanups, boolean waitForCleanup, Runnable then) {
-		AtomicBoolean ran = new AtomicBoolean();
-		Runnable once = () -> {
-			if (ran.compareAndSet(false, true)) {
-				then.run();
-			}
-		};
-		CompletableFuture<Void> all = CompletableFuture.allOf(cleanups.toArray(new CompletableFuture<?>[0]));
-		all.whenComplete((ignored, ex) -> {
-			if (ex != null) {
-				logger.debug("A node of lock '{}' could not be confirmed deleted; Curator keeps deleting it",
-						this.name, ex);
-			}
-			once.run();
-		});
-		if (all.isDone()) {
-			return;
-		}
-		if (!waitForCleanup || this.engine.reachability().isUnreachable()
-				|| this.engine.schedule(once, CLEANUP_GRACE_NANOS, TimeUnit.NANOSECONDS) == null) {
-			logger.debug("Lock '{}': answering without waiting for ZooKeeper to confirm its nodes deleted; they are "
-					+ "deleted in the background", this.name);
-			once.run();
 		}
 	}
 
