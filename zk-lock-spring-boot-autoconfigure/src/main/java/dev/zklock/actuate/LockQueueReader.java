@@ -1,13 +1,19 @@
 package dev.zklock.actuate;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.BackgroundCallback;
+import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
@@ -33,6 +39,9 @@ public class LockQueueReader {
 	static final int MAX_KEYS = 100;
 
 	static final int MAX_PARTICIPANTS = 100;
+
+	// the longest wait for one answer of ZooKeeper
+	private static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(1);
 
 	private static final String MUTEX_NODE = "lock-";
 
@@ -156,14 +165,13 @@ public class LockQueueReader {
 	}
 
 	private @Nullable Participant participant(String path, String node, LockMode mode, String state) throws Exception {
-		Stat stat = new Stat();
-		byte[] data;
-		try {
-			data = this.client.getData().storingStatIn(stat).forPath(path);
-		}
-		catch (KeeperException.NoNodeException ex) {
+		CuratorEvent event = answer(path, (callback) -> this.client.getData().inBackground(callback).forPath(path));
+		if (event.getResultCode() == KeeperException.Code.NONODE.intValue()) {
 			return null;
 		}
+		checkAnswer(event, path);
+		Stat stat = event.getStat();
+		byte[] data = event.getData();
 		String owner = (data != null && data.length > 0) ? new String(data, StandardCharsets.UTF_8) : null;
 		Long fencingToken = "HELD".equals(state) ? stat.getCzxid() : null;
 		return new Participant(node, sequence(node), mode.name(), state, owner,
@@ -172,12 +180,46 @@ public class LockQueueReader {
 	}
 
 	private @Nullable List<String> children(String path) throws Exception {
-		try {
-			return new ArrayList<>(this.client.getChildren().forPath(path));
-		}
-		catch (KeeperException.NoNodeException ex) {
+		CuratorEvent event = answer(path, (callback) -> this.client.getChildren().inBackground(callback).forPath(path));
+		if (event.getResultCode() == KeeperException.Code.NONODE.intValue()) {
 			return null;
 		}
+		checkAnswer(event, path);
+		return new ArrayList<>(event.getChildren());
+	}
+
+	// Waits at most ANSWER_TIMEOUT: a connection that drops traffic silently must not hold the caller (an
+	// endpoint's request thread) for Curator's connection timeout and retries
+	private static CuratorEvent answer(String path, Read read) throws Exception {
+		CompletableFuture<CuratorEvent> answered = new CompletableFuture<>();
+		read.send((client, event) -> answered.complete(event));
+		try {
+			return answered.get(ANSWER_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (TimeoutException ex) {
+			throw new LockException("ZooKeeper did not answer a read of " + path + " within "
+					+ ANSWER_TIMEOUT.toMillis() + " ms; check the zkLock health and zk-lock.connect-string");
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw ex;
+		}
+	}
+
+	private static void checkAnswer(CuratorEvent event, String path) throws KeeperException {
+		if (event.getResultCode() != KeeperException.Code.OK.intValue()) {
+			throw KeeperException.create(KeeperException.Code.get(event.getResultCode()), path);
+		}
+	}
+
+	/**
+	 * One read sent in the background.
+	 */
+	@FunctionalInterface
+	private interface Read {
+
+		void send(BackgroundCallback callback) throws Exception;
+
 	}
 
 	private static List<String> sortedNodes(@Nullable List<String> children, String... kinds) {

@@ -19,6 +19,7 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 
+import dev.zklock.LockException;
 import dev.zklock.LockRevocation;
 import dev.zklock.LockRevocationException;
 import dev.zklock.core.AsyncLockManager;
@@ -108,21 +109,40 @@ public class LocksEndpoint {
 			waiting += registry.waitingCount();
 		}
 		List<LockDescriptor> locks = infos.stream().map(LockDescriptor::of).sorted(ORDER).toList();
-		return new LocksDescriptor(basePath, held, waiting, locks, this.clientDescription);
+		// from memory, so that the endpoint answers at once while ZooKeeper is down, and says so
+		String unreachable = (manager != null && manager.getReachability().isUnreachable())
+				? manager.getReachability().describe() : null;
+		return new LocksDescriptor(basePath, held, waiting, locks, this.clientDescription, unreachable);
 	}
 
 	/**
 	 * The queues of one lock name in ZooKeeper, for every process.
 	 * @param name the lock name, treated as one path segment
-	 * @return the queues, or {@code null} (404) when no lock of that name exists
+	 * @return 200 with the queues; 404 when no lock of that name exists; 503 with
+	 * the reason when ZooKeeper is unreachable or did not answer in time
 	 */
 	@ReadOperation
-	public @Nullable LockQueuesDescriptor lock(@Selector String name) {
+	public WebEndpointResponse<Object> lock(@Selector String name) {
 		CuratorLockManager manager = this.lockManager.get();
 		if (manager == null) {
-			return null;
+			return new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
 		}
-		return this.queueReader.read(manager.getBasePath(), name);
+		if (manager.getReachability().isUnreachable()) {
+			// answered from memory: reading would wait for Curator's reconnection
+			return new WebEndpointResponse<>(error(WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE, "UNAVAILABLE",
+					name, null, null, "Cannot read the queues of lock '" + name + "': "
+							+ manager.getReachability().describe() + "; check zk-lock.connect-string"),
+					WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE);
+		}
+		try {
+			LockQueuesDescriptor queues = this.queueReader.read(manager.getBasePath(), name);
+			return (queues != null) ? new WebEndpointResponse<>(queues, WebEndpointResponse.STATUS_OK)
+					: new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
+		}
+		catch (LockException ex) {
+			return new WebEndpointResponse<>(error(WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE, "UNAVAILABLE",
+					name, null, null, ex.getMessage()), WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE);
+		}
 	}
 
 	/**
@@ -212,9 +232,24 @@ public class LocksEndpoint {
 	 * @param locks each lock held or awaited, per key
 	 * @param client which ZooKeeper client the locks use, or {@code null} when not
 	 * known
+	 * @param unreachable while ZooKeeper is unreachable, what is unreachable and since
+	 * when; {@code null} while it is reachable
 	 */
 	public record LocksDescriptor(@Nullable String basePath, int held, int waiting, List<LockDescriptor> locks,
-			@Nullable Map<String, Object> client) {
+			@Nullable Map<String, Object> client, @Nullable String unreachable) {
+
+		/**
+		 * Create a descriptor of a reachable ZooKeeper.
+		 * @param basePath the path under which lock nodes live
+		 * @param held the number of locks held
+		 * @param waiting the number of locks awaited
+		 * @param locks each lock held or awaited, per key
+		 * @param client which ZooKeeper client the locks use, or {@code null}
+		 */
+		public LocksDescriptor(@Nullable String basePath, int held, int waiting, List<LockDescriptor> locks,
+				@Nullable Map<String, Object> client) {
+			this(basePath, held, waiting, locks, client, null);
+		}
 
 		/**
 		 * Create a descriptor that does not say which client the locks use.
@@ -224,7 +259,7 @@ public class LocksEndpoint {
 		 * @param locks each lock held or awaited, per key
 		 */
 		public LocksDescriptor(@Nullable String basePath, int held, int waiting, List<LockDescriptor> locks) {
-			this(basePath, held, waiting, locks, null);
+			this(basePath, held, waiting, locks, null, null);
 		}
 
 	}

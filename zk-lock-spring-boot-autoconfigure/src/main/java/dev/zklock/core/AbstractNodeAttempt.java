@@ -26,6 +26,8 @@ abstract class AbstractNodeAttempt implements NodeAttempt {
 
 	volatile boolean watching;
 
+	volatile boolean answered;
+
 	// under the lock
 	boolean abandoned;
 
@@ -36,6 +38,11 @@ abstract class AbstractNodeAttempt implements NodeAttempt {
 	@Override
 	public CompletableFuture<Void> removed() {
 		return this.removed;
+	}
+
+	@Override
+	public boolean isAnswered() {
+		return this.answered;
 	}
 
 	@Override

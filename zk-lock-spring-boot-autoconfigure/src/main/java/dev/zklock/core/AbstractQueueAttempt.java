@@ -185,6 +185,7 @@ abstract class AbstractQueueAttempt extends AbstractNodeAttempt {
 	}
 
 	private void created(CuratorEvent event) {
+		this.answered = true;
 		if (!Nodes.isOk(event)) {
 			this.removed.complete(null);
 			fail(Nodes.error(event));

@@ -28,13 +28,29 @@ import dev.zklock.annotation.LockMode;
  * timeout elapsed or a single try found a key taken, exceptionally with a
  * {@link LockException} on failure or a {@link CancellationException} once
  * {@link #cancel() cancelled}. Whenever it does not complete with holds, it
- * completes only after every node the acquisition created is confirmed deleted
- * (or left to Curator's guaranteed delete), so nothing is left half-held.
+ * completes once every node the acquisition created is confirmed deleted, or
+ * sooner as {@link CleanupWait} says: a deadline holds even when ZooKeeper stops
+ * answering, and a node confirmed later is deleted then, never a hold.
+ * <p>
+ * A single try ({@code timeout} 0) waits at most {@link #ANSWER_GRACE_NANOS} after
+ * sending for ZooKeeper's first answer (unless no acquisition of the engine was
+ * answered yet), and fails at once while ZooKeeper is unreachable
+ * ({@link ZooKeeperReachability}); a timed wait that ends while it is unreachable
+ * fails with a {@link LockException} that says so, rather than "not acquired".
  */
 final class Acquisition {
 
 	// lock lifecycle is logged under the manager users know and configure
 	private static final Logger logger = LoggerFactory.getLogger(CuratorLockManager.class);
+
+	/**
+	 * How long a single try waits for ZooKeeper's answers before it counts as not
+	 * acquired: a round trip takes milliseconds, so only an unanswering server takes
+	 * this long.
+	 */
+	static final long ANSWER_GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(150);
+
+	private static final int MAX_GRANT_CONFIRMATIONS = 3;
 
 	private final LockEngine engine;
 
@@ -64,7 +80,13 @@ final class Acquisition {
 
 	private @Nullable ScheduledFuture<?> timer;
 
+	// for a single try, when its wait for ZooKeeper's answer ends: set once it is sent
+	private volatile long answerBy;
+
 	private boolean finished;
+
+	// rounds of confirming a grant after a pause; bounded, should the detector's ticker stay silent
+	private int grantConfirmations;
 
 	/**
 	 * A key to lock.
@@ -119,7 +141,28 @@ final class Acquisition {
 	}
 
 	void start() {
+		if (this.timeoutNanos == 0 && this.engine.reachability().isUnreachable()) {
+			// a single try cannot be answered now: Curator would retry it for its connection timeout
+			giveUp(unreachable(), false);
+			return;
+		}
 		next();
+		// timed from the send: the first call in a JVM loads classes before anything goes out
+		this.answerBy = System.nanoTime() + ANSWER_GRACE_NANOS;
+	}
+
+	/**
+	 * ZooKeeper became unreachable: a single try under way ends now; a timed wait
+	 * goes on until its deadline, in case the connection comes back.
+	 */
+	void connectionSuspended() {
+		if (this.timeoutNanos == 0) {
+			giveUp(unreachable(), false);
+		}
+	}
+
+	private LockException unreachable() {
+		return this.engine.reachability().failure(this.name, currentKey(), describeMode());
 	}
 
 	/**
@@ -128,7 +171,7 @@ final class Acquisition {
 	 * @return whether it was still pending
 	 */
 	boolean cancel() {
-		return giveUp(new CancellationException("Acquisition of lock '" + this.name + "' cancelled"));
+		return giveUp(new CancellationException("Acquisition of lock '" + this.name + "' cancelled"), true);
 	}
 
 	/**
@@ -139,7 +182,7 @@ final class Acquisition {
 	boolean shutDown() {
 		return giveUp(new LockException("Lock '" + this.name + "' key '" + KeyEncoder.abbreviate(currentKey())
 				+ "' was not acquired in " + describeMode() + " mode: the application is shutting down, so zk-lock "
-				+ "ended the wait and removed its node. Run the call again on an instance that is not stopping"));
+				+ "ended the wait and removed its node. Run the call again on an instance that is not stopping"), true);
 	}
 
 	private void next() {
@@ -148,20 +191,31 @@ final class Acquisition {
 		LockRegistry.@Nullable Entry entry;
 		List<Hold> holds = null;
 		List<Hold> restart = null;
+		CompletableFuture<Void> confirmation = null;
 		this.lock.lock();
 		try {
 			if (this.finished) {
 				return;
 			}
 			int index = this.taken.size();
-			if (index == this.targets.size() && deliverAll()) {
+			boolean allTaken = index == this.targets.size();
+			confirmation = (allTaken && this.grantConfirmations < MAX_GRANT_CONFIRMATIONS)
+					? this.engine.pauseGuard().confirmGrant(this.taken) : null;
+			if (confirmation != null) {
+				// a pause was counted while waiting: ZooKeeper confirms the keys before they are handed over
+				this.grantConfirmations++;
+				target = null;
+				attempt = null;
+				entry = null;
+			}
+			else if (allTaken && deliverAll()) {
 				finish();
 				holds = List.copyOf(this.taken);
 				target = null;
 				attempt = null;
 				entry = null;
 			}
-			else if (index == this.targets.size()) {
+			else if (allTaken) {
 				// a key taken earlier went with a session while a later one was awaited: start over
 				restart = new ArrayList<>(this.taken);
 				this.taken.clear();
@@ -185,6 +239,10 @@ final class Acquisition {
 			this.result.complete(holds);
 			return;
 		}
+		if (confirmation != null) {
+			confirmation.whenComplete((ignored, ex) -> next());
+			return;
+		}
 		if (restart != null) {
 			logger.debug("Lock '{}': a key taken earlier was lost with its session; taking every key again", this.name);
 			this.engine.release(restart).whenComplete((ignored, ex) -> next());
@@ -202,13 +260,16 @@ final class Acquisition {
 
 	private void keyDone(Target target, LockRegistry.Entry entry, NodeAttempt attempt, @Nullable LockNode node,
 			@Nullable Throwable ex) {
+		if (attempt.isAnswered()) {
+			this.engine.reachability().answered();
+		}
 		if (node == null) {
 			this.engine.registry().remove(entry);
 			if (ex != null) {
 				fail(target, attempt, ex);
 			}
 			else {
-				giveUp(null);
+				giveUp(null, true);
 			}
 			return;
 		}
@@ -248,8 +309,9 @@ final class Acquisition {
 		return true;
 	}
 
-	// Timeout, cancellation, shutdown or a key found taken by a single try; null completes with "not acquired"
-	private boolean giveUp(@Nullable Exception failure) {
+	// Timeout, cancellation, shutdown or a key found taken by a single try; null completes with "not acquired".
+	// Without waitForCleanup, the caller is answered at once and the nodes go in the background
+	private boolean giveUp(@Nullable Exception failure, boolean waitForCleanup) {
 		List<Hold> holds;
 		NodeAttempt attempt;
 		this.lock.lock();
@@ -270,7 +332,7 @@ final class Acquisition {
 			cleanups.add(attempt.removed());
 		}
 		cleanups.add(this.engine.release(holds));
-		whenSettled(cleanups, () -> {
+		CleanupWait.then(this.engine, this.name, cleanups, waitForCleanup, () -> {
 			if (failure != null) {
 				this.result.completeExceptionally(failure);
 			}
@@ -300,7 +362,7 @@ final class Acquisition {
 				: new LockException("Could not acquire lock '" + this.name + "' key '"
 						+ KeyEncoder.abbreviate(target.key()) + "' in " + describeMode() + " mode at " + target.path()
 						+ ": " + cause + "; " + this.engine.advice(cause), cause);
-		whenSettled(List.of(attempt.removed(), this.engine.release(holds)),
+		CleanupWait.then(this.engine, this.name, List.of(attempt.removed(), this.engine.release(holds)), true,
 				() -> this.result.completeExceptionally(failure));
 	}
 
@@ -309,25 +371,49 @@ final class Acquisition {
 	}
 
 	/**
-	 * When the wait ends, on {@link System#nanoTime()}'s clock.
+	 * When the wait ends, on {@link System#nanoTime()}'s clock: the deadline, or for
+	 * a single try the end of its wait for ZooKeeper's answer.
 	 */
 	long deadline() {
-		return this.deadline;
+		return (this.timeoutNanos == 0) ? this.answerBy : this.deadline;
 	}
 
 	/**
-	 * Whether the wait has an end: not a single try, nor an endless wait.
+	 * Whether the wait has an end: any but an endless wait.
 	 */
 	boolean isTimed() {
-		return this.timeoutNanos != 0 && this.timeoutNanos < LockEngine.MAX_WAIT_NANOS;
+		return this.timeoutNanos < LockEngine.MAX_WAIT_NANOS;
 	}
 
 	/**
 	 * End the wait unless every key is held: the result completes with {@code null}
-	 * once the nodes are gone.
+	 * once the nodes are gone, or with the failure that says ZooKeeper is
+	 * unreachable. A single try that ZooKeeper did not answer in time does not wait
+	 * for its nodes either.
 	 */
 	void timeOut() {
-		giveUp(null);
+		if (this.engine.reachability().isUnreachable()) {
+			giveUp(unreachable(), false);
+		}
+		else if (this.timeoutNanos == 0 && (isAnswered() || !this.engine.reachability().hasAnswered())) {
+			// ZooKeeper answers, only slowly, or this is the first call (a cold JVM, a cold server): the try ends with
+			// its answers, or at once if the connection is suspended
+			logger.debug("Lock '{}': a single try waits on for ZooKeeper's answers", this.name);
+		}
+		else {
+			giveUp(null, this.timeoutNanos != 0);
+		}
+	}
+
+	private boolean isAnswered() {
+		this.lock.lock();
+		try {
+			NodeAttempt attempt = this.current;
+			return !this.taken.isEmpty() || (attempt != null && attempt.isAnswered());
+		}
+		finally {
+			this.lock.unlock();
+		}
 	}
 
 	/**
@@ -341,7 +427,7 @@ final class Acquisition {
 		this.lock.lock();
 		try {
 			if (!this.finished && this.timer == null) {
-				this.timer = this.engine.schedule(this::timeOut, this.deadline - System.nanoTime(),
+				this.timer = this.engine.schedule(this::timeOut, deadline() - System.nanoTime(),
 						TimeUnit.NANOSECONDS);
 			}
 		}
@@ -355,16 +441,6 @@ final class Acquisition {
 		if (this.timer != null) {
 			this.timer.cancel(false);
 		}
-	}
-
-	// Runs once every node is gone; a deletion that failed is Curator's to finish in the background
-	private static void whenSettled(List<CompletableFuture<?>> cleanups, Runnable then) {
-		CompletableFuture.allOf(cleanups.toArray(new CompletableFuture<?>[0])).whenComplete((ignored, ex) -> {
-			if (ex != null) {
-				logger.debug("A lock node could not be confirmed deleted; Curator keeps deleting it", ex);
-			}
-			then.run();
-		});
 	}
 
 }

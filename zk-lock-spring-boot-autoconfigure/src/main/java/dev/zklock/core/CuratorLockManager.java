@@ -215,6 +215,16 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 	}
 
 	/**
+	 * Whether ZooKeeper answers this manager's client, and since when not: what the
+	 * {@code locks} endpoint and the health indicator report instead of waiting for
+	 * ZooKeeper.
+	 * @return the reachability
+	 */
+	public ZooKeeperReachability getReachability() {
+		return this.engine.reachability();
+	}
+
+	/**
 	 * The ZooKeeper path of a lock.
 	 * @param name the lock name
 	 * @param key the key, or {@code null} for a lock without keys

@@ -54,6 +54,8 @@ final class LockEngine implements AutoCloseable {
 
 	private final ConnectionLossHandler lossHandler;
 
+	private final ZooKeeperReachability reachability;
+
 	private final ScheduledThreadPoolExecutor timer;
 
 	private volatile LockOwnerData ownerData = LockOwnerData.json(null);
@@ -94,6 +96,9 @@ final class LockEngine implements AutoCloseable {
 		this.timer.setRemoveOnCancelPolicy(true);
 		this.lossHandler = new ConnectionLossHandler(client, this.registry);
 		this.lossHandler.start();
+		this.reachability = new ZooKeeperReachability(client, this::connectionSuspended);
+		// on the timer's thread: ending single tries sends background calls, never on Curator's event thread
+		this.reachability.start(this.timer);
 		this.revoker = new LockRevoker(client, this.basePath);
 	}
 
@@ -111,6 +116,17 @@ final class LockEngine implements AutoCloseable {
 
 	ConnectionLossHandler lossHandler() {
 		return this.lossHandler;
+	}
+
+	ZooKeeperReachability reachability() {
+		return this.reachability;
+	}
+
+	// ZooKeeper became unreachable: single tries under way end now
+	private void connectionSuspended() {
+		for (Acquisition acquisition : this.pending) {
+			acquisition.connectionSuspended();
+		}
 	}
 
 	LockRevoker revoker() {
@@ -484,6 +500,7 @@ final class LockEngine implements AutoCloseable {
 	public void close() {
 		this.pauseGuard.close();
 		this.lossHandler.close();
+		this.reachability.close();
 		for (Runnable task : this.timer.getQueue()) {
 			if (!this.lingers.contains(task) && task instanceof Future<?> future) {
 				future.cancel(false);

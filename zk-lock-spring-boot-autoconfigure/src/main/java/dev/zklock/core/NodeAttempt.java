@@ -45,4 +45,10 @@ interface NodeAttempt {
 	 */
 	boolean isWatching();
 
+	/**
+	 * Whether ZooKeeper has answered the attempt's first request (its create).
+	 * @return whether an answer came
+	 */
+	boolean isAnswered();
+
 }

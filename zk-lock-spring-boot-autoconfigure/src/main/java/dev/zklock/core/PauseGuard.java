@@ -2,7 +2,10 @@ package dev.zklock.core;
 
 import org.jspecify.annotations.Nullable;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
@@ -89,13 +92,41 @@ final class PauseGuard {
 		if (this.detector == null) {
 			return false;
 		}
-		// the last tick first: the ticker counts a pause before it records the tick that ends it
-		boolean suspect = this.detector.silentLongerThan(safeSilenceNanos())
-				|| this.detector.pauseEpoch() != entry.confirmedEpoch();
+		boolean suspect = isSuspect(entry);
 		if (suspect) {
 			confirm(entry);
 		}
 		return suspect;
+	}
+
+	// the last tick first: the ticker counts a pause before it records the tick that ends it
+	private boolean isSuspect(LockRegistry.Entry entry) {
+		PauseDetector pauses = detector();
+		return pauses.silentLongerThan(safeSilenceNanos()) || pauses.pauseEpoch() != entry.confirmedEpoch();
+	}
+
+	/**
+	 * Confirm keys just granted, before their holder gets them, when a pause was
+	 * counted since their wait began (or the process is silent now): the answer that
+	 * granted them may predate the pause. A grant made after the pause is then held
+	 * at its grant; one made before or during it is confirmed, or found gone and lost
+	 * (its acquisition starts over), as a hold in doubt would be.
+	 * @param holds the keys granted, not handed to their holder yet
+	 * @return whether a round trip was sent; the future completes once answered
+	 */
+	@Nullable CompletableFuture<Void> confirmGrant(List<Hold> holds) {
+		if (this.detector == null) {
+			return null;
+		}
+		List<CompletableFuture<Void>> confirmations = new ArrayList<>();
+		for (Hold hold : holds) {
+			LockRegistry.Entry entry = hold.entry();
+			if (isSuspect(entry) && entry.startConfirming()) {
+				confirmations.add(sendConfirmation(entry));
+			}
+		}
+		return confirmations.isEmpty() ? null
+				: CompletableFuture.allOf(confirmations.toArray(new CompletableFuture<?>[0]));
 	}
 
 	// A quarter of the negotiated timeout (PauseDetector.safeSilence says why); no bound before a session.
@@ -130,22 +161,37 @@ final class PauseGuard {
 		}
 	}
 
-	// sync, so that the read is not stale, then exists on our node
-	private void sendConfirmation(LockRegistry.Entry entry) {
+	// sync, so that the read is not stale, then exists on our node; completes once answered or failed
+	private CompletableFuture<Void> sendConfirmation(LockRegistry.Entry entry) {
+		CompletableFuture<Void> done = new CompletableFuture<>();
 		long epoch = detector().pauseEpoch();
 		LockNode node = entry.node();
 		CuratorFramework client = client();
 		try {
-			client.sync()
-				.inBackground((c, synced) -> client.checkExists()
-					.inBackground((c2, event) -> confirmed(entry, node, epoch, event.getResultCode(), event.getStat()))
-					.forPath(node.path()))
-				.forPath(node.path());
+			client.sync().inBackground((c, synced) -> {
+				try {
+					client.checkExists().inBackground((c2, event) -> {
+						confirmed(entry, node, epoch, event.getResultCode(), event.getStat());
+						done.complete(null);
+					}).forPath(node.path());
+				}
+				catch (Exception ex) {
+					notConfirmed(entry, node, ex, done);
+				}
+			}).forPath(node.path());
 		}
 		catch (Exception ex) {
-			entry.stopConfirming();
-			logger.debug("Could not confirm lock node {} after a pause", node.path(), ex);
+			notConfirmed(entry, node, ex, done);
 		}
+		return done;
+	}
+
+	private static void notConfirmed(LockRegistry.Entry entry, LockNode node, Exception ex,
+			CompletableFuture<Void> done) {
+		entry.stopConfirming();
+		logger.debug("Could not confirm lock '{}' key '{}' node {} after a pause", entry.name(),
+				KeyEncoder.abbreviate(entry.key()), node.path(), ex);
+		done.complete(null);
 	}
 
 	private void confirmed(LockRegistry.Entry entry, LockNode node, long epoch, int code, @Nullable Stat stat) {

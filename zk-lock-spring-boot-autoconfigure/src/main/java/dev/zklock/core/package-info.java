@@ -22,6 +22,9 @@
  * <li>{@code ConnectionLossHandler}: keeps the registry in line with the
  * connection (IN_DOUBT, LOST, interrupt-on-loss,
  * {@link dev.zklock.core.LockLossListener}s).</li>
+ * <li>{@link dev.zklock.core.ZooKeeperReachability}: whether ZooKeeper answers,
+ * and since when not, so that an acquisition ends by its deadline while it does not
+ * ({@code CleanupWait}: how long a wait that gave up waits for its nodes).</li>
  * <li>{@code LockSlot}: the per-thread re-entrancy of blocking callers, kept on
  * top of the engine.</li>
  * <li>{@code CuratorLockHandle} and {@link dev.zklock.core.AsyncLockHandle}: what

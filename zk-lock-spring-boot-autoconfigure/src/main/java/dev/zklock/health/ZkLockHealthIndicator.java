@@ -1,5 +1,6 @@
 package dev.zklock.health;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -25,7 +26,8 @@ import dev.zklock.core.LockState;
  * give the connect string, the connection state, the session id in hex, the
  * negotiated session timeout and the number of locks this process holds, holds
  * in doubt (while the connection is suspended) and awaits, synchronous and
- * asynchronous ones together.
+ * asynchronous ones together. While the connection is suspended or lost, a
+ * {@code reason} says that ZooKeeper is unreachable, where, and since when.
  * <p>
  * Reads local state only, never waiting for ZooKeeper. The connection state comes
  * from Curator's connection state events, which the indicator listens to from
@@ -50,6 +52,9 @@ public class ZkLockHealthIndicator implements HealthIndicator, ConnectionStateLi
 	private final Supplier<AsyncLockManager> asyncLockManager;
 
 	private volatile @Nullable ConnectionState lastState;
+
+	// since the connection was suspended or lost; null while connected
+	private volatile @Nullable Instant unreachableSince;
 
 	private volatile SessionId sessionId = new SessionId(-1, 0);
 
@@ -82,6 +87,12 @@ public class ZkLockHealthIndicator implements HealthIndicator, ConnectionStateLi
 
 	@Override
 	public void stateChanged(CuratorFramework client, ConnectionState newState) {
+		if (newState.isConnected()) {
+			this.unreachableSince = null;
+		}
+		else if (this.unreachableSince == null) {
+			this.unreachableSince = Instant.now();
+		}
 		this.lastState = newState;
 	}
 
@@ -115,6 +126,12 @@ public class ZkLockHealthIndicator implements HealthIndicator, ConnectionStateLi
 		}
 		builder.withDetail("connectString", zookeeper.getCurrentConnectionString());
 		builder.withDetail("connectionState", stateName);
+		Instant since = this.unreachableSince;
+		if (since != null && !connected) {
+			builder.withDetail("reason", "ZooKeeper at " + zookeeper.getCurrentConnectionString()
+					+ " is unreachable since " + since + "; locks are not acquired while it is (each acquisition "
+					+ "fails by its timeout), and locks held are in doubt or lost");
+		}
 		if (clientState == CuratorFrameworkState.STARTED && connected) {
 			long id = sessionId(zookeeper);
 			if (id != 0) {

@@ -8,12 +8,15 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.zookeeper.CreateMode;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import dev.zklock.LockException;
 import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
 import dev.zklock.actuate.LockQueuesDescriptor.Participant;
@@ -21,8 +24,10 @@ import dev.zklock.annotation.LockMode;
 import dev.zklock.core.CuratorLockManager;
 import dev.zklock.core.OtherInstance;
 import dev.zklock.testsupport.StoppableZooKeeper;
+import dev.zklock.testsupport.ZooKeeperProxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -69,6 +74,31 @@ class LockQueueReaderTests {
 			assertThat(this.reader.read(this.basePath, name)).as("name '%s'", name).isNull();
 		}
 		assertThat(this.reader.read(this.basePath, "inside")).isNotNull();
+	}
+
+	@Test
+	void aReadThatZooKeeperDoesNotAnswerFailsWithinTheEndpointsBound() throws Exception {
+		int port = Integer.parseInt(server.connectString().substring(server.connectString().lastIndexOf(':') + 1));
+		try (ZooKeeperProxy proxy = ZooKeeperProxy.start("queues", List.of(port));
+				CuratorFramework proxied = CuratorFrameworkFactory.newClient(proxy.connectString(), 30_000, 15_000,
+						new ExponentialBackoffRetry(100, 10))) {
+			proxied.start();
+			assertThat(proxied.blockUntilConnected(10, TimeUnit.SECONDS)).isTrue();
+			try (LockHandle held = this.manager.acquire(request(LockMode.MUTEX))) {
+				LockQueueReader proxiedReader = new LockQueueReader(proxied);
+				assertThat(proxiedReader.read(this.basePath, "catalog")).isNotNull();
+				// the traffic is dropped silently: Curator still counts the connection up
+				proxy.blackhole();
+				long start = System.nanoTime();
+				assertThatExceptionOfType(LockException.class)
+					.isThrownBy(() -> proxiedReader.read(this.basePath, "catalog"))
+					.withMessageContaining("'catalog'")
+					.withMessageContaining("did not answer");
+				assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+				assertThat(proxied.getZookeeperClient().isConnected()).isTrue();
+				proxy.pass();
+			}
+		}
 	}
 
 	@Test

@@ -2,14 +2,18 @@ package dev.zklock.core;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.DefaultTracerDriver;
+import org.apache.zookeeper.data.Stat;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -23,10 +27,12 @@ import dev.zklock.LockLostException;
 import dev.zklock.LockRequest;
 import dev.zklock.annotation.LockMode;
 import dev.zklock.testsupport.FourLetterWords;
+import dev.zklock.testsupport.ZooKeeperSessions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatNoException;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -76,6 +82,73 @@ class PauseAwareHoldTests extends AbstractZooKeeperTests {
 		}
 		assertThat(this.losses).isEmpty();
 		assertThat(ephemeralNodes()).isEmpty();
+	}
+
+	@ParameterizedTest
+	@EnumSource(LockMode.class)
+	void aGrantAfterAPausePastTheSessionIsHeldAtItsGrant(LockMode mode) throws Exception {
+		grantAfterAPause(LockRequest.named("paused").keys("1").mode(mode).build());
+	}
+
+	@Test
+	void aMultiKeyGrantAfterAPausePastTheSessionIsHeldAtItsGrant() throws Exception {
+		grantAfterAPause(LockRequest.named("paused").keys("1", "2", "3").build());
+	}
+
+	// A waiter frozen past its session joins the queue again with a node of its new session and is granted later
+	private void grantAfterAPause(LockRequest request) throws Exception {
+		CuratorFramework otherClient = ZooKeeperTestSupport.startClient(server.getConnectString());
+		try (CuratorLockManager other = new CuratorLockManager(otherClient, this.basePath, Duration.ofSeconds(10))) {
+			// a READ waits only behind a WRITE
+			LockRequest blocking = LockRequest.named(request.name())
+				.keys(request.keys())
+				.mode((request.mode() == LockMode.READ) ? LockMode.WRITE : request.mode())
+				.build();
+			LockHandle holder = other.acquire(blocking);
+			CompletableFuture<List<Object>> atGrant = new CompletableFuture<>();
+			Thread waiter = new Thread(() -> {
+				try (LockHandle handle = this.manager.acquire(request.withTimeout(Duration.ofSeconds(30)))) {
+					boolean held = handle.isHeld();
+					Throwable assertion = catchThrowable(handle::assertHeld);
+					atGrant.complete(Arrays.asList(handle.isAcquired(), held, assertion));
+				}
+				catch (Throwable ex) {
+					atGrant.completeExceptionally(ex);
+				}
+			}, "paused-waiter");
+			waiter.start();
+			await().atMost(Duration.ofSeconds(10)).until(() -> this.manager.getRegistry().waitingCount() == 1);
+			// frozen for the whole session timeout: the session ends meanwhile
+			this.clock.addAndGet(TimeUnit.SECONDS.toNanos(15));
+			long oldSession = ZooKeeperSessions.expire(client);
+			// running again: the ticker counts the pause, and the waiter joins the queue again in its new session
+			// (on its first key: the holder has them all)
+			this.detector.tick();
+			await().atMost(Duration.ofSeconds(10)).until(() -> ZooKeeperSessions.sessionId(client) != oldSession
+					&& ownedBy(ZooKeeperSessions.sessionId(client)) == 1);
+			assertThat(atGrant).isNotDone();
+			holder.close();
+			assertThat(atGrant.get(10, TimeUnit.SECONDS)).as("acquired, isHeld() and assertHeld() at the grant")
+				.containsExactly(true, true, null);
+			waiter.join(10_000);
+		}
+		finally {
+			otherClient.close();
+		}
+		assertThat(this.losses).isEmpty();
+		assertThat(ephemeralNodes()).isEmpty();
+	}
+
+	// lock nodes under the base path owned by a session
+	private long ownedBy(long session) throws Exception {
+		long owned = 0;
+		for (String path : ephemeralNodes()) {
+			Stat stat = client.checkExists().forPath(path);
+			if (stat != null && stat.getEphemeralOwner() == session) {
+				owned++;
+			}
+		}
+		return owned;
 	}
 
 	@Test
