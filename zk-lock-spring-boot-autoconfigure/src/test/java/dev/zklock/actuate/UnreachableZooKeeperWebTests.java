@@ -20,6 +20,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -52,7 +53,7 @@ import static org.awaitility.Awaitility.await;
  * A running web application while its ZooKeeper server is stopped: requests
  * through {@code @DistributedLock(timeout = "1s")} end by their deadline instead of
  * piling up behind Curator's retries, a request without a lock answers throughout,
- * {@code Mono} methods end by their deadline, and the {@code locks} endpoint and the
+ * {@code Mono} and {@code Flux} methods end by their deadline, and the {@code locks} endpoint and the
  * health indicator answer at once and say why.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
@@ -152,7 +153,7 @@ class UnreachableZooKeeperWebTests {
 
 	private void assertMonosEndByTheirDeadline() throws Exception {
 		List<Duration> timeouts = List.of(Duration.ZERO, Duration.ofSeconds(1), Duration.ofSeconds(1),
-				Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(5));
+				Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(1));
 		List<Mono<String>> monos = monos();
 		List<CompletableFuture<Duration>> calls = new ArrayList<>();
 		for (int i = 0; i < monos.size(); i++) {
@@ -162,10 +163,11 @@ class UnreachableZooKeeperWebTests {
 		logger.info("Monos with timeouts {} ended after {}", timeouts, calls.stream().map(CompletableFuture::join).toList());
 	}
 
-	// timeouts 0, 1s (READ, WRITE, SEMAPHORE, two keys) and 5s
+	// timeouts 0, 1s (READ, WRITE, SEMAPHORE, two keys), 5s, and a Flux with 1s
 	private List<Mono<String>> monos() {
 		return List.of(this.orders.tryOnce("m"), this.orders.read("m"), this.orders.write("m"),
-				this.orders.permit("m"), this.orders.several(List.of("a", "b")), this.orders.patient("m"));
+				this.orders.permit("m"), this.orders.several(List.of("a", "b")), this.orders.patient("m"),
+				this.orders.stream("f").collectList().map(String::valueOf));
 	}
 
 	// Subscribes now; completes with the time taken once the Mono failed, as it must while ZooKeeper is down
@@ -304,6 +306,11 @@ class UnreachableZooKeeperWebTests {
 		@DistributedLock(name = "mono", key = "#id", timeout = "5s")
 		public Mono<String> patient(String id) {
 			return Mono.just(id);
+		}
+
+		@DistributedLock(name = "flux", key = "#id", timeout = "1s")
+		public Flux<String> stream(String id) {
+			return Flux.just(id, id);
 		}
 
 	}

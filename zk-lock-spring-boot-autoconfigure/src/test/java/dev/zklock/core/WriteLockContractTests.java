@@ -35,7 +35,9 @@ class WriteLockContractTests extends AbstractLockContractTests {
 			runRounds(rounds, api);
 			return;
 		}
-		try (CuratorFramework other = ZooKeeperTestSupport.startClient(server.getConnectString());
+		// the server the shared client uses, which a subclass may have replaced by an older one
+		String connectString = client.getZookeeperClient().getCurrentConnectionString();
+		try (CuratorFramework other = ZooKeeperTestSupport.startClient(connectString);
 				CuratorLockManager otherManager = new CuratorLockManager(other, this.basePath, Duration.ofSeconds(30));
 				AsyncLockManager otherAsync = otherManager.async(null)) {
 			rounds = new DowngradeRounds(this.manager, otherManager, otherAsync, other);
