@@ -291,6 +291,15 @@ public class AsyncLockManager implements AutoCloseable {
 	}
 
 	/**
+	 * Whether the engine's shutdown has begun: it takes no new lock, and a wait
+	 * that ended for it is not worth trying again.
+	 * @return whether {@link #beginShutdown()} was called on this engine
+	 */
+	public boolean isShuttingDown() {
+		return this.engine.isShuttingDown();
+	}
+
+	/**
 	 * Let the engine's holds in flight finish, then give up what remains, as
 	 * {@link CuratorLockManager#drain(Duration)} does.
 	 * @param timeout the longest wait for the holds in flight

@@ -462,6 +462,13 @@ final class LockEngine implements AutoCloseable {
 	}
 
 	/**
+	 * Whether the engine takes no new locks, the application shutting down.
+	 */
+	boolean isShuttingDown() {
+		return this.shuttingDown;
+	}
+
+	/**
 	 * Refuse a new acquisition once the application shuts down.
 	 */
 	void checkTakingLocks(String name) {

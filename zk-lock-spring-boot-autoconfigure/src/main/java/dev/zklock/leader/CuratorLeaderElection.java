@@ -247,7 +247,8 @@ public final class CuratorLeaderElection implements LeaderElection {
 	}
 
 	private void retryLater(RoleCandidacy candidacy, @Nullable Throwable failure) {
-		if (!this.running || this.closing) {
+		// the shutdown drain ends the waits before this election is stopped: nothing to retry, nothing to report
+		if (!this.running || this.closing || this.locks.isShuttingDown()) {
 			return;
 		}
 		logger.warn("Could not join the queue of role '{}' (lock '{}' key '{}'); trying again in {}", candidacy.role(),
