@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.BackgroundCallback;
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.KeeperException;
@@ -378,7 +379,7 @@ final class QueueAttempt extends AbstractQueueAttempt {
 	 */
 	private void touchWriter(String writer, String nodePath, LockNode held) {
 		try {
-			this.client.setData().inBackground((c, event) -> {
+			writeOurData(writer, (c, event) -> {
 				if (Nodes.isOk(event)) {
 					this.result.complete(held);
 				}
@@ -388,7 +389,7 @@ final class QueueAttempt extends AbstractQueueAttempt {
 				else {
 					fail(Nodes.error(event));
 				}
-			}).forPath(writer, (this.data != null) ? this.data : new byte[0]);
+			});
 		}
 		catch (Exception ex) {
 			fail(ex);
@@ -410,15 +411,21 @@ final class QueueAttempt extends AbstractQueueAttempt {
 	 */
 	private void wakeSuccessor(String nodePath) {
 		try {
-			if (this.data != null) {
-				this.client.setData().inBackground().forPath(nodePath, this.data);
-			}
-			else {
-				this.client.setData().inBackground().forPath(nodePath);
-			}
+			writeOurData(nodePath, (c, event) -> {
+			});
 		}
 		catch (Exception ex) {
 			logger.debug("Could not wake the waiter behind lock node {}; it wakes when the node goes", nodePath, ex);
+		}
+	}
+
+	// Our owner data once more, or the client's default as at the create: a signal that changes no bytes
+	private void writeOurData(String path, BackgroundCallback callback) throws Exception {
+		if (this.data != null) {
+			this.client.setData().inBackground(callback).forPath(path, this.data);
+		}
+		else {
+			this.client.setData().inBackground(callback).forPath(path);
 		}
 	}
 
