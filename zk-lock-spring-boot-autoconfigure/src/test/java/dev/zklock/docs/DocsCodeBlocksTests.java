@@ -16,7 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Every Java and Kotlin block in README.md and docs/*.md is code that compiles: its
  * lines appear, in order and together, in one source file of this package (Java
- * under src/test/java, Kotlin under src/test/kotlin), which test-compile builds. A line {@code // ...} (possibly followed by a note) in a block stands for
+ * under src/test/java, Kotlin under src/test/kotlin, and the plain-Java example under
+ * zk-lock-core's src/test/java), which test-compile builds. A line {@code // ...} (possibly followed by a note) in a block stands for
  * lines the page leaves out.
  * Indentation and blank lines do not count.
  */
@@ -26,28 +27,33 @@ class DocsCodeBlocksTests {
 
 	private static final Path JAVA_SNIPPETS = Path.of("src/test/java/dev/zklock/docs");
 
+	private static final Path CORE_SNIPPETS = Path.of("../zk-lock-core/src/test/java/dev/zklock/docs");
+
 	private static final Path KOTLIN_SNIPPETS = Path.of("src/test/kotlin/dev/zklock/docs");
 
 	@Test
 	void everyJavaBlockIsPartOfACompiledSnippet() throws IOException {
-		assertThat(unmatchedBlocks("java", JAVA_SNIPPETS, ".java", 10)).as("Java blocks found in no file of "
-				+ JAVA_SNIPPETS).isEmpty();
+		assertThat(unmatchedBlocks("java", List.of(JAVA_SNIPPETS, CORE_SNIPPETS), ".java", 10))
+			.as("Java blocks found in no file of " + JAVA_SNIPPETS + " or " + CORE_SNIPPETS)
+			.isEmpty();
 	}
 
 	@Test
 	void everyKotlinBlockIsPartOfACompiledSnippet() throws IOException {
-		assertThat(unmatchedBlocks("kotlin", KOTLIN_SNIPPETS, ".kt", 5)).as("Kotlin blocks found in no file of "
+		assertThat(unmatchedBlocks("kotlin", List.of(KOTLIN_SNIPPETS), ".kt", 5)).as("Kotlin blocks found in no file of "
 				+ KOTLIN_SNIPPETS).isEmpty();
 	}
 
 	// the blocks of the language whose lines are in no source file of the directory
-	private static List<String> unmatchedBlocks(String language, Path snippets, String extension, int atLeast)
-			throws IOException {
+	private static List<String> unmatchedBlocks(String language, List<Path> directories, String extension,
+			int atLeast) throws IOException {
 		MarkdownPages docs = MarkdownPages.ofRepository();
 		List<List<String>> sources = new ArrayList<>();
-		try (Stream<Path> files = Files.list(snippets)) {
-			files.filter((file) -> file.toString().endsWith(extension))
-				.forEach((file) -> sources.add(normalize(MarkdownPages.lines(file))));
+		for (Path snippets : directories) {
+			try (Stream<Path> files = Files.list(snippets)) {
+				files.filter((file) -> file.toString().endsWith(extension))
+					.forEach((file) -> sources.add(normalize(MarkdownPages.lines(file))));
+			}
 		}
 		List<String> blocks = new ArrayList<>();
 		List<String> unmatched = new ArrayList<>();
