@@ -36,11 +36,12 @@ class DistributedLockTimeoutTests {
 
 	private final ApplicationContextRunner contextRunner = TestZooKeeper.contextRunner()
 		.withUserConfiguration(ServiceConfiguration.class)
-		.withPropertyValues("zk-lock.default-timeout=20s", "test.lock-timeout=150ms");
+		.withPropertyValues("zk-lock.default-timeout=20s", "test.lock-timeout=150ms", "test.contended-timeout=100ms");
 
 	@Test
 	void runsTheMethodWhenTheLockIsFree() {
-		this.contextRunner.run((context) -> {
+		// a free lock must not depend on being granted within the contended cases' 100 ms
+		this.contextRunner.withPropertyValues("test.contended-timeout=10s").run((context) -> {
 			ContendedService service = context.getBean(ContendedService.class);
 			assertThat(service.throwing("k")).isEqualTo("ran k");
 			assertThat(service.skippingOptional("k")).contains("ran k");
@@ -198,42 +199,42 @@ class DistributedLockTimeoutTests {
 			return this.fallbackCause.get();
 		}
 
-		@DistributedLock(name = LOCK, key = "#id", timeout = "100ms")
+		@DistributedLock(name = LOCK, key = "#id", timeout = "${test.contended-timeout}")
 		public String throwing(String id) {
 			return run(id);
 		}
 
-		@DistributedLock(name = LOCK, key = "#id", timeout = "100ms", onTimeout = OnTimeout.SKIP)
+		@DistributedLock(name = LOCK, key = "#id", timeout = "${test.contended-timeout}", onTimeout = OnTimeout.SKIP)
 		public String skippingString(String id) {
 			return run(id);
 		}
 
-		@DistributedLock(name = LOCK, key = "#id", timeout = "100ms", onTimeout = OnTimeout.SKIP)
+		@DistributedLock(name = LOCK, key = "#id", timeout = "${test.contended-timeout}", onTimeout = OnTimeout.SKIP)
 		public Optional<String> skippingOptional(String id) {
 			return Optional.of(run(id));
 		}
 
-		@DistributedLock(name = LOCK, key = "#id", timeout = "100ms", onTimeout = OnTimeout.SKIP)
+		@DistributedLock(name = LOCK, key = "#id", timeout = "${test.contended-timeout}", onTimeout = OnTimeout.SKIP)
 		public List<String> skippingList(String id) {
 			return List.of(run(id));
 		}
 
-		@DistributedLock(name = LOCK, key = "#id", timeout = "100ms", onTimeout = OnTimeout.SKIP)
+		@DistributedLock(name = LOCK, key = "#id", timeout = "${test.contended-timeout}", onTimeout = OnTimeout.SKIP)
 		public Set<String> skippingSet(String id) {
 			return Set.of(run(id));
 		}
 
-		@DistributedLock(name = LOCK, key = "#id", timeout = "100ms", onTimeout = OnTimeout.SKIP)
+		@DistributedLock(name = LOCK, key = "#id", timeout = "${test.contended-timeout}", onTimeout = OnTimeout.SKIP)
 		public Map<String, String> skippingMap(String id) {
 			return Map.of(id, run(id));
 		}
 
-		@DistributedLock(name = LOCK, key = "#id", timeout = "100ms", onTimeout = OnTimeout.SKIP)
+		@DistributedLock(name = LOCK, key = "#id", timeout = "${test.contended-timeout}", onTimeout = OnTimeout.SKIP)
 		public void skippingVoid(String id) {
 			run(id);
 		}
 
-		@DistributedLock(name = LOCK, key = "#id", timeout = "100ms", fallbackMethod = "fallbackWithCause")
+		@DistributedLock(name = LOCK, key = "#id", timeout = "${test.contended-timeout}", fallbackMethod = "fallbackWithCause")
 		public String withFallback(String id) {
 			return run(id);
 		}
@@ -243,7 +244,7 @@ class DistributedLockTimeoutTests {
 			return "fallback " + id;
 		}
 
-		@DistributedLock(name = LOCK, key = "#id", timeout = "100ms", fallbackMethod = "plainFallback")
+		@DistributedLock(name = LOCK, key = "#id", timeout = "${test.contended-timeout}", fallbackMethod = "plainFallback")
 		public Integer withPlainFallback(String id, int amount) {
 			run(id);
 			return amount;

@@ -3,6 +3,7 @@ package dev.zklock.metrics;
 import java.time.Duration;
 import java.util.UUID;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.curator.framework.CuratorFramework;
@@ -61,10 +62,14 @@ class LockLossMetricsTests {
 					this.server.stop();
 					await().atMost(Duration.ofSeconds(20)).until(() -> state(registry, "lost") == 1);
 					assertThat(state(registry, "suspended")).isOne();
-					assertThat(registry.get("zk.lock.lost")
-						.tags("name", "payments", "mode", "mutex", "reason", "session_lost")
-						.counter()
-						.count()).isOne();
+					// the loss reaches the lock's listeners after the LOST state reaches the state counter
+					await().atMost(Duration.ofSeconds(10))
+						.untilAsserted(() -> assertThat(registry.find("zk.lock.lost")
+							.tags("name", "payments", "mode", "mutex", "reason", "session_lost")
+							.counter())
+							.isNotNull()
+							.extracting(Counter::count)
+							.isEqualTo(1.0));
 					this.server.restart();
 					await().atMost(Duration.ofSeconds(20)).until(() -> state(registry, "reconnected") == 1);
 				}

@@ -105,14 +105,14 @@ class CoroutineLockValidationTests {
         @DistributedLock(key = "#p0")
         open suspend fun byIndex(id: String, count: Int): String = "$id $count"
 
-        @DistributedLock(key = "#id", timeout = "0", onTimeout = OnTimeout.SKIP)
+        @DistributedLock(key = "#id", timeout = "10s", onTimeout = OnTimeout.SKIP)
         open suspend fun skipped(id: String): String? = id
 
-        @DistributedLock(key = "#id", timeout = "0", onTimeout = OnTimeout.SKIP)
+        @DistributedLock(key = "#id", timeout = "10s", onTimeout = OnTimeout.SKIP)
         open suspend fun unit(id: String) {
         }
 
-        @DistributedLock(key = "#id", timeout = "0", onTimeout = OnTimeout.SKIP)
+        @DistributedLock(key = "#id", timeout = "10s", onTimeout = OnTimeout.SKIP)
         open fun stream(id: String): Flow<String> = flowOf(id)
     }
 
