@@ -10,6 +10,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.zklock.core.AsyncLockManager;
 import dev.zklock.core.CuratorLockManager;
+import dev.zklock.core.HeldCheck;
 import dev.zklock.core.InstrumentedLockManager;
 import dev.zklock.core.KeyEncoder;
 import dev.zklock.core.LockManager;
@@ -120,7 +121,7 @@ public class LockTemplate {
 			}
 			throw rethrow(ex);
 		}
-		LockLostException lost = checkHeld(handle);
+		LockLostException lost = HeldCheck.lossOf(handle);
 		try {
 			handle.close();
 		}
@@ -137,16 +138,6 @@ public class LockTemplate {
 			logger.warn("LockTemplate callback returned after its lock was no longer held: {}", lost.getMessage());
 		}
 		return result;
-	}
-
-	private static @Nullable LockLostException checkHeld(LockHandle handle) {
-		try {
-			handle.assertHeld();
-			return null;
-		}
-		catch (LockLostException ex) {
-			return ex;
-		}
 	}
 
 	/**

@@ -14,7 +14,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
-import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
  * The contended MUTEX targets measured side by side: 8 and 32 threads in one JVM on
@@ -70,12 +69,7 @@ public class AlternatingBenchmarks {
 		 * A turn between zk-lock and Curator with a mutex per thread.
 		 */
 		public Turn() {
-			super(new String[] { "zkLock", "curatorPerThread" }, "all");
-		}
-
-		@Override
-		String prefix(BenchmarkParams benchmark) {
-			return "alternating" + benchmark.getThreads();
+			super("alternating%d", "all");
 		}
 
 	}

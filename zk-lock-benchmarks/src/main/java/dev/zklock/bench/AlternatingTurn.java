@@ -28,7 +28,10 @@ public abstract class AlternatingTurn {
 
 	private static final int[] ORDER = { 0, 1, 1, 0 };
 
-	private final String[] contestants;
+	// every alternating benchmark so far pits zk-lock against Curator with a lock per thread
+	private static final String[] CONTESTANTS = { "zkLock", "curatorPerThread" };
+
+	private final String prefix;
 
 	private final String[] roles;
 
@@ -47,25 +50,19 @@ public abstract class AlternatingTurn {
 	private long[] opsBefore = new long[OpCounts.TYPES.length];
 
 	/**
-	 * A turn between two contestants.
-	 * @param contestants the names of the two contestants
+	 * A turn between zk-lock and Curator with a lock per thread.
+	 * @param prefix the prefix of this benchmark's metrics, in which {@code %d}
+	 * stands for the number of threads
 	 * @param roles the names of the threads' roles
 	 */
-	protected AlternatingTurn(String[] contestants, String... roles) {
-		this.contestants = contestants;
+	protected AlternatingTurn(String prefix, String... roles) {
+		this.prefix = prefix;
 		this.roles = roles;
 		this.acquisitions = new LongAdder[roles.length];
 		for (int i = 0; i < roles.length; i++) {
 			this.acquisitions[i] = new LongAdder();
 		}
 	}
-
-	/**
-	 * The prefix of this benchmark's metrics.
-	 * @param benchmark the benchmark
-	 * @return the prefix
-	 */
-	abstract String prefix(BenchmarkParams benchmark);
 
 	/**
 	 * The index of this iteration's contestant.
@@ -116,7 +113,7 @@ public abstract class AlternatingTurn {
 		if (iteration.getType() != IterationType.MEASUREMENT) {
 			return;
 		}
-		String name = prefix(benchmark) + "." + this.contestants[this.current];
+		String name = String.format(this.prefix, benchmark.getThreads()) + "." + CONTESTANTS[this.current];
 		long total = 0;
 		for (int role = 0; role < this.roles.length; role++) {
 			long count = this.acquisitions[role].sum();

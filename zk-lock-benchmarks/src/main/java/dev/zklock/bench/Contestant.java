@@ -32,7 +32,7 @@ public enum Contestant {
 	CURATOR_PER_THREAD {
 		@Override
 		Cycle newCycle(LockFixture fixture) {
-			InterProcessMutex mutex = fixture.newContendedMutex();
+			InterProcessMutex mutex = fixture.curatorRecipes().newContendedMutex();
 			return (probe) -> curator(mutex, probe);
 		}
 	},
@@ -43,7 +43,7 @@ public enum Contestant {
 	CURATOR_SHARED {
 		@Override
 		Cycle newCycle(LockFixture fixture) {
-			InterProcessMutex mutex = fixture.sharedContendedMutex();
+			InterProcessMutex mutex = fixture.curatorRecipes().sharedContendedMutex();
 			return (probe) -> curator(mutex, probe);
 		}
 	},
@@ -54,7 +54,7 @@ public enum Contestant {
 	SPRING_INTEGRATION {
 		@Override
 		Cycle newCycle(LockFixture fixture) {
-			Lock lock = fixture.contendedSpringIntegrationLock();
+			Lock lock = fixture.springIntegration().contendedLock();
 			return (probe) -> {
 				probe.starting();
 				lock.lock();

@@ -1,13 +1,6 @@
 package dev.zklock.bench;
 
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Lock;
-
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.recipes.locks.InterProcessMutex;
-import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
-import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreV2;
-import org.apache.curator.framework.recipes.locks.Lease;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooDefs;
@@ -17,16 +10,16 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.springframework.integration.zookeeper.lock.ZookeeperLockRegistry;
 
 import dev.zklock.LockRequest;
 import dev.zklock.LockTemplate;
 
 /**
  * Everything a benchmark fork locks with, all on the one Curator client of the
- * Spring context: zk-lock's proxy and template, the raw Curator recipes, the raw
- * ZooKeeper handle and Spring Integration's registry. Every contender locks
- * paths of the same depth.
+ * Spring context: zk-lock's proxy and template, the raw ZooKeeper handle, and
+ * through {@link CuratorRecipes} and {@link SpringIntegrationLocks} the raw Curator
+ * recipes and Spring Integration's registries. Every contender locks paths of the
+ * same depth.
  */
 @State(Scope.Benchmark)
 public class LockFixture {
@@ -48,21 +41,6 @@ public class LockFixture {
 
 	private static final String RAW_PARENT = "/bench/zookeeper/mutex/" + KEY;
 
-	private static final String CURATOR_MUTEX = "/bench/curator/mutex/" + KEY;
-
-	private static final String CURATOR_RW = "/bench/curator/rw/" + KEY;
-
-	private static final String CURATOR_SEMAPHORE = "/bench/curator/semaphore/" + KEY;
-
-	private static final String CURATOR_SEMAPHORE3 = "/bench/curator/semaphore3/" + KEY;
-
-	private static final String CURATOR_CONTENDED = "/bench/curator/contended/" + CONTENDED_KEY;
-
-	private static final String CURATOR_CONTENDED_SEMAPHORE = "/bench/curator/contended-semaphore/" + CONTENDED_KEY;
-
-	private static final String CURATOR_CONTENDED_RW = "/bench/curator/contended-rw/" + CONTENDED_KEY;
-
-
 	private static final byte[] NO_DATA = new byte[0];
 
 	private BenchContext context;
@@ -75,19 +53,9 @@ public class LockFixture {
 
 	private ZooKeeper zooKeeper;
 
-	private InterProcessMutex curatorMutex;
+	private CuratorRecipes curatorRecipes;
 
-	private InterProcessReadWriteLock curatorReadWrite;
-
-	private InterProcessSemaphoreV2 curatorSemaphore;
-
-	private InterProcessSemaphoreV2 curatorSemaphore3;
-
-	private InterProcessMutex sharedContendedMutex;
-
-	private ZookeeperLockRegistry lockRegistry;
-
-	private ZookeeperLockRegistry contendedLockRegistry;
+	private SpringIntegrationLocks springIntegration;
 
 	/**
 	 * Start the Spring context and create the raw recipes.
@@ -106,13 +74,8 @@ public class LockFixture {
 		catch (KeeperException.NodeExistsException ex) {
 			// made by an earlier fork, or by the other JVM of a two-JVM run
 		}
-		this.curatorMutex = new InterProcessMutex(this.client, CURATOR_MUTEX);
-		this.curatorReadWrite = new InterProcessReadWriteLock(this.client, CURATOR_RW);
-		this.curatorSemaphore = new InterProcessSemaphoreV2(this.client, CURATOR_SEMAPHORE, 1);
-		this.curatorSemaphore3 = new InterProcessSemaphoreV2(this.client, CURATOR_SEMAPHORE3, 3);
-		this.sharedContendedMutex = new InterProcessMutex(this.client, CURATOR_CONTENDED);
-		this.lockRegistry = new ZookeeperLockRegistry(this.client, "/bench/spring-integration/mutex");
-		this.contendedLockRegistry = new ZookeeperLockRegistry(this.client, "/bench/spring-integration/contended");
+		this.curatorRecipes = new CuratorRecipes(this.client);
+		this.springIntegration = new SpringIntegrationLocks(this.client);
 	}
 
 	/**
@@ -120,8 +83,7 @@ public class LockFixture {
 	 */
 	@TearDown(Level.Trial)
 	public void stop() {
-		this.lockRegistry.destroy();
-		this.contendedLockRegistry.destroy();
+		this.springIntegration.destroy();
 		this.context.close();
 	}
 
@@ -165,21 +127,6 @@ public class LockFixture {
 	}
 
 	/**
-	 * One cycle of Curator's own recipe for a mode, one instance reused.
-	 * @param mode as for {@link #annotated(String)}
-	 * @throws Exception when ZooKeeper fails
-	 */
-	public void curator(String mode) throws Exception {
-		switch (mode) {
-			case "READ" -> curatorRead();
-			case "WRITE" -> curatorWrite();
-			case "SEMAPHORE1" -> curatorSemaphore();
-			case "SEMAPHORE3" -> curatorSemaphore3();
-			default -> curatorMutex();
-		}
-	}
-
-	/**
 	 * The floor: one ephemeral sequential node created and deleted.
 	 * @throws Exception when ZooKeeper fails
 	 */
@@ -187,51 +134,6 @@ public class LockFixture {
 		String node = this.zooKeeper.create(RAW_PARENT + "/lock-", NO_DATA, ZooDefs.Ids.OPEN_ACL_UNSAFE,
 				CreateMode.EPHEMERAL_SEQUENTIAL);
 		this.zooKeeper.delete(node, -1);
-	}
-
-	/**
-	 * Raw Curator mutex, one instance reused.
-	 * @throws Exception when ZooKeeper fails
-	 */
-	public void curatorMutex() throws Exception {
-		this.curatorMutex.acquire(10, TimeUnit.SECONDS);
-		this.curatorMutex.release();
-	}
-
-	/**
-	 * Raw Curator read lock, one instance reused.
-	 * @throws Exception when ZooKeeper fails
-	 */
-	public void curatorRead() throws Exception {
-		this.curatorReadWrite.readLock().acquire(10, TimeUnit.SECONDS);
-		this.curatorReadWrite.readLock().release();
-	}
-
-	/**
-	 * Raw Curator write lock, one instance reused.
-	 * @throws Exception when ZooKeeper fails
-	 */
-	public void curatorWrite() throws Exception {
-		this.curatorReadWrite.writeLock().acquire(10, TimeUnit.SECONDS);
-		this.curatorReadWrite.writeLock().release();
-	}
-
-	/**
-	 * Raw Curator semaphore with one permit, one instance reused.
-	 * @throws Exception when ZooKeeper fails
-	 */
-	public void curatorSemaphore() throws Exception {
-		Lease lease = this.curatorSemaphore.acquire(10, TimeUnit.SECONDS);
-		lease.close();
-	}
-
-	/**
-	 * Raw Curator semaphore with three permits, one instance reused.
-	 * @throws Exception when ZooKeeper fails
-	 */
-	public void curatorSemaphore3() throws Exception {
-		Lease lease = this.curatorSemaphore3.acquire(10, TimeUnit.SECONDS);
-		lease.close();
 	}
 
 	/**
@@ -246,69 +148,19 @@ public class LockFixture {
 	}
 
 	/**
-	 * Spring Integration's registry with {@link Lock#lock()}.
+	 * Curator's own recipes, raw.
+	 * @return the recipes
 	 */
-	public void springIntegrationLock() {
-		Lock lock = this.lockRegistry.obtain(KEY);
-		lock.lock();
-		lock.unlock();
+	public CuratorRecipes curatorRecipes() {
+		return this.curatorRecipes;
 	}
 
 	/**
-	 * Spring Integration's registry with a timed {@link Lock#tryLock(long, TimeUnit)},
-	 * the form that matches a lock with a timeout.
-	 * @throws InterruptedException when interrupted
+	 * Spring Integration's registries.
+	 * @return the registries' locks
 	 */
-	public void springIntegrationTryLock() throws InterruptedException {
-		Lock lock = this.lockRegistry.obtain(KEY);
-		if (lock.tryLock(10, TimeUnit.SECONDS)) {
-			lock.unlock();
-		}
-		else {
-			throw new IllegalStateException("Spring Integration lock not acquired in 10 s");
-		}
-	}
-
-	/**
-	 * A new raw Curator mutex on the contended path, for one thread.
-	 * @return the mutex
-	 */
-	public InterProcessMutex newContendedMutex() {
-		return new InterProcessMutex(this.client, CURATOR_CONTENDED);
-	}
-
-	/**
-	 * A new raw Curator semaphore ({@value #CONTENDED_PERMITS} leases) on the contended
-	 * path, for one thread.
-	 * @return the semaphore
-	 */
-	public InterProcessSemaphoreV2 newContendedSemaphore() {
-		return new InterProcessSemaphoreV2(this.client, CURATOR_CONTENDED_SEMAPHORE, CONTENDED_PERMITS);
-	}
-
-	/**
-	 * A new raw Curator read/write lock on the contended path, for one thread.
-	 * @return the lock
-	 */
-	public InterProcessReadWriteLock newContendedReadWriteLock() {
-		return new InterProcessReadWriteLock(this.client, CURATOR_CONTENDED_RW);
-	}
-
-	/**
-	 * The raw Curator mutex on the contended path that all threads share.
-	 * @return the mutex
-	 */
-	public InterProcessMutex sharedContendedMutex() {
-		return this.sharedContendedMutex;
-	}
-
-	/**
-	 * Spring Integration's lock on the contended key, which its registry shares
-	 * between threads.
-	 * @return the lock
-	 */
-	public Lock contendedSpringIntegrationLock() {
-		return this.contendedLockRegistry.obtain(CONTENDED_KEY);
+	public SpringIntegrationLocks springIntegration() {
+		return this.springIntegration;
 	}
 
 }

@@ -91,7 +91,7 @@ public class PairedBenchmarks {
 	private void cycle(LockFixture fixture, int kind) throws Exception {
 		switch (kind) {
 			case 0 -> fixture.zooKeeperCreateDelete();
-			case 1 -> fixture.curator(this.mode);
+			case 1 -> fixture.curatorRecipes().cycle(this.mode);
 			default -> fixture.annotated(this.mode);
 		}
 	}

@@ -17,7 +17,6 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
-import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
  * READ-heavy contention: {@value #READERS} reader threads and one writer thread of
@@ -95,12 +94,7 @@ public class ReadHeavyBenchmarks {
 		 * A turn between zk-lock and Curator with a read/write lock per thread.
 		 */
 		public Turn() {
-			super(new String[] { "zkLock", "curatorPerThread" }, "reader", "writer");
-		}
-
-		@Override
-		String prefix(BenchmarkParams benchmark) {
-			return "readHeavy";
+			super("readHeavy", "reader", "writer");
 		}
 
 	}
@@ -122,7 +116,7 @@ public class ReadHeavyBenchmarks {
 		@Setup(Level.Trial)
 		public void prepare(LockFixture fixture) {
 			this.service = fixture.service();
-			this.curator = fixture.newContendedReadWriteLock();
+			this.curator = fixture.curatorRecipes().newContendedReadWriteLock();
 		}
 
 	}

@@ -16,7 +16,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
-import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
  * SEMAPHORE with {@value LockFixture#CONTENDED_PERMITS} permits, 12 threads of one
@@ -65,12 +64,7 @@ public class SemaphoreContentionBenchmarks {
 		 * A turn between zk-lock and Curator with a semaphore per thread.
 		 */
 		public Turn() {
-			super(new String[] { "zkLock", "curatorPerThread" }, "all");
-		}
-
-		@Override
-		String prefix(BenchmarkParams benchmark) {
-			return "semaphore" + benchmark.getThreads();
+			super("semaphore%d", "all");
 		}
 
 	}
@@ -92,7 +86,7 @@ public class SemaphoreContentionBenchmarks {
 		@Setup(Level.Trial)
 		public void prepare(LockFixture fixture) {
 			this.service = fixture.service();
-			this.curator = fixture.newContendedSemaphore();
+			this.curator = fixture.curatorRecipes().newContendedSemaphore();
 		}
 
 	}

@@ -45,7 +45,7 @@ public class UncontendedBenchmarks {
 	 */
 	@Benchmark
 	public void curatorMutex(LockFixture fixture) throws Exception {
-		fixture.curatorMutex();
+		fixture.curatorRecipes().mutex();
 	}
 
 	/**
@@ -82,7 +82,7 @@ public class UncontendedBenchmarks {
 	 */
 	@Benchmark
 	public void springIntegrationLock(LockFixture fixture) {
-		fixture.springIntegrationLock();
+		fixture.springIntegration().lock();
 	}
 
 	/**
@@ -92,7 +92,7 @@ public class UncontendedBenchmarks {
 	 */
 	@Benchmark
 	public void springIntegrationTryLock(LockFixture fixture) throws InterruptedException {
-		fixture.springIntegrationTryLock();
+		fixture.springIntegration().tryLock();
 	}
 
 	/**
@@ -102,7 +102,7 @@ public class UncontendedBenchmarks {
 	 */
 	@Benchmark
 	public void curatorRead(LockFixture fixture) throws Exception {
-		fixture.curatorRead();
+		fixture.curatorRecipes().read();
 	}
 
 	/**
@@ -121,7 +121,7 @@ public class UncontendedBenchmarks {
 	 */
 	@Benchmark
 	public void curatorWrite(LockFixture fixture) throws Exception {
-		fixture.curatorWrite();
+		fixture.curatorRecipes().write();
 	}
 
 	/**
@@ -140,7 +140,7 @@ public class UncontendedBenchmarks {
 	 */
 	@Benchmark
 	public void curatorSemaphore(LockFixture fixture) throws Exception {
-		fixture.curatorSemaphore();
+		fixture.curatorRecipes().semaphore();
 	}
 
 	/**

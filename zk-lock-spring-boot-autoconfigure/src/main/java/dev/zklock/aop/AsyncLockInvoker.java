@@ -1,11 +1,7 @@
 package dev.zklock.aop;
 
-import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
 import org.aopalliance.intercept.MethodInvocation;
@@ -22,7 +18,6 @@ import dev.zklock.LockLostException;
 import dev.zklock.LockRequest;
 import dev.zklock.LockTimeoutException;
 import dev.zklock.LostLockAction;
-import dev.zklock.annotation.OnTimeout;
 import dev.zklock.core.AsyncLockHandle;
 import dev.zklock.core.AsyncLockManager;
 
@@ -32,7 +27,9 @@ import dev.zklock.core.AsyncLockManager;
  * {@link AsyncLockManager}'s executor once the lock is held, and the lock is
  * released when the work it returned completes, fails or is cancelled. Every
  * error, a bad key included, is delivered through the returned stage or
- * publisher.
+ * publisher. This class picks the invoker of the return type
+ * ({@link CompletionStageLockInvoker}, {@link ReactorLockInvoker}) and holds the
+ * steps they share.
  */
 final class AsyncLockInvoker {
 
@@ -45,20 +42,22 @@ final class AsyncLockInvoker {
 
 	private final Supplier<AsyncLockManager> lockManager;
 
-	private final Supplier<List<LockInterceptionListener>> listeners;
+	private final NotAcquiredHandler notAcquired;
 
 	private final LostLockAction lostLockAction;
 
-	AsyncLockInvoker(Supplier<AsyncLockManager> lockManager, Supplier<List<LockInterceptionListener>> listeners,
+	private final CompletionStageLockInvoker stages = new CompletionStageLockInvoker(this);
+
+	AsyncLockInvoker(Supplier<AsyncLockManager> lockManager, NotAcquiredHandler notAcquired,
 			LostLockAction lostLockAction) {
 		this.lockManager = lockManager;
-		this.listeners = listeners;
+		this.notAcquired = notAcquired;
 		this.lostLockAction = lostLockAction;
 	}
 
 	Object invoke(MethodInvocation invocation, LockOperation operation, AsyncReturnType type) {
 		return switch (type) {
-			case COMPLETION_STAGE -> invokeStage(invocation, operation);
+			case COMPLETION_STAGE -> this.stages.invoke(invocation, operation);
 			case MONO, FLUX, FLOW -> ReactorLockInvoker.invoke(this, invocation, operation, type);
 		};
 	}
@@ -70,139 +69,6 @@ final class AsyncLockInvoker {
 					+ "zk-lock's auto-configuration or define an AsyncLockManager bean");
 		}
 		return manager;
-	}
-
-	private Object invokeStage(MethodInvocation invocation, LockOperation operation) {
-		CompletableFuture<Object> result = new CompletableFuture<>();
-		Object target = invocation.getThis();
-		@Nullable Object[] args = invocation.getArguments();
-		LockRequest request;
-		CompletableFuture<AsyncLockHandle> pending;
-		AsyncLockManager manager;
-		try {
-			request = operation.createRequest(args, target);
-			checkNotNested(operation, request, LockContext.find().orElse(null));
-			manager = lockManager();
-			AsyncLockManager acquiring = manager;
-			pending = DistributedLockInterceptor.whileAcquiring(operation, () -> acquiring.acquire(request));
-		}
-		catch (RuntimeException ex) {
-			result.completeExceptionally(ex);
-			return result;
-		}
-		result.whenComplete((value, ex) -> {
-			if (result.isCancelled()) {
-				pending.cancel(false);
-			}
-		});
-		pending.whenCompleteAsync((handle, ex) -> {
-			try {
-				stageAcquired(invocation, operation, request, result, handle, ex);
-			}
-			catch (Throwable unexpected) {
-				result.completeExceptionally(unexpected);
-			}
-		}, manager.getExecutor());
-		return result;
-	}
-
-	private void stageAcquired(MethodInvocation invocation, LockOperation operation, LockRequest request,
-			CompletableFuture<Object> result, AsyncLockHandle handle, Throwable ex) {
-		Object target = invocation.getThis();
-		@Nullable Object[] args = invocation.getArguments();
-		if (ex != null) {
-			Throwable cause = unwrap(ex);
-			if (cause instanceof CancellationException) {
-				return;
-			}
-			if (isFallbackCause(operation, cause)) {
-				pipe(() -> fallback(operation, request, target, args, (LockException) cause), result);
-			}
-			else {
-				result.completeExceptionally(cause);
-			}
-			return;
-		}
-		if (!handle.isAcquired()) {
-			pipe(() -> notAcquired(operation, request, target, args), result);
-			return;
-		}
-		if (result.isDone()) {
-			handle.release();
-			return;
-		}
-		Object returned;
-		try {
-			returned = invokeBody(invocation, operation, handle);
-		}
-		catch (Throwable bodyFailure) {
-			completeStage(operation, handle, result, null, bodyFailure);
-			return;
-		}
-		if (returned == null) {
-			completeStage(operation, handle, result, null, null);
-			return;
-		}
-		CompletionStage<?> stage = (CompletionStage<?>) returned;
-		stage.whenComplete((value, failure) -> completeStage(operation, handle, result, value, failure));
-		result.whenComplete((value, failure) -> {
-			if (result.isCancelled()) {
-				cancel(stage);
-			}
-		});
-	}
-
-	private void completeStage(LockOperation operation, AsyncLockHandle handle, CompletableFuture<Object> result,
-			@Nullable Object value, @Nullable Throwable error) {
-		Throwable failure = (error != null) ? unwrap(error) : null;
-		LockLostException lost = checkHeld(handle);
-		LockLostException toThrow = (failure == null) ? lostAtCompletion(operation, lost) : null;
-		handle.release().whenComplete((ignored, releaseFailure) -> {
-			if (failure != null) {
-				if (lost != null && failure != lost) {
-					failure.addSuppressed(lost);
-				}
-				result.completeExceptionally(failure);
-			}
-			else if (toThrow != null) {
-				result.completeExceptionally(toThrow);
-			}
-			else {
-				result.complete(value);
-			}
-		});
-	}
-
-	private static void cancel(CompletionStage<?> stage) {
-		try {
-			stage.toCompletableFuture().cancel(true);
-		}
-		catch (UnsupportedOperationException ex) {
-			logger.debug("The returned stage cannot be cancelled; its lock is released when it completes");
-		}
-	}
-
-	private static void pipe(ThrowingSupplier supplier, CompletableFuture<Object> result) {
-		Object value;
-		try {
-			value = supplier.get();
-		}
-		catch (Throwable ex) {
-			result.completeExceptionally(ex);
-			return;
-		}
-		if (value == SKIPPED || value == null) {
-			result.complete(null);
-			return;
-		}
-		((CompletionStage<?>) value).whenComplete((completed, ex) -> {
-			if (ex != null) {
-				result.completeExceptionally(unwrap(ex));
-			}
-			else {
-				result.complete(completed);
-			}
-		});
 	}
 
 	/**
@@ -251,34 +117,14 @@ final class AsyncLockInvoker {
 	 * What a call whose lock was not acquired in time returns: the fallback's
 	 * result, {@link #SKIPPED}, or a thrown {@link LockTimeoutException}.
 	 */
-	Object notAcquired(LockOperation operation, LockRequest request, @Nullable Object target, @Nullable Object[] args)
-			throws Throwable {
-		LockTimeoutException timeout = new LockTimeoutException("Lock '" + request.name() + "' for keys "
-				+ request.keys() + " was not acquired within " + describeTimeout(request) + " by "
-				+ operation.describe() + "; raise the timeout, or handle contention with onTimeout = SKIP or a "
-				+ "fallbackMethod");
-		if (operation.hasFallback()) {
-			return fallback(operation, request, target, args, timeout);
-		}
-		if (operation.getOnTimeout() == OnTimeout.SKIP) {
-			logger.debug("Lock '{}' for keys {} not acquired within {}; skipped {}", request.name(), request.keys(),
-					describeTimeout(request), operation.describe());
-			for (LockInterceptionListener listener : this.listeners.get()) {
-				listener.skipped(request, operation.getMethod());
-			}
-			return SKIPPED;
-		}
-		throw timeout;
+	@Nullable Object notAcquired(LockOperation operation, LockRequest request, @Nullable Object target,
+			@Nullable Object[] args) throws Throwable {
+		return this.notAcquired.notAcquired(operation, request, target, args, () -> SKIPPED);
 	}
 
-	Object fallback(LockOperation operation, LockRequest request, @Nullable Object target, @Nullable Object[] args,
-			LockException cause) throws Throwable {
-		logger.debug("Lock '{}' for keys {} not acquired ({}); calling the fallback of {}", request.name(),
-				request.keys(), cause.getMessage(), operation.describe());
-		for (LockInterceptionListener listener : this.listeners.get()) {
-			listener.fallback(request, operation.getMethod(), cause);
-		}
-		return operation.invokeFallback(target, args, cause);
+	@Nullable Object fallback(LockOperation operation, LockRequest request, @Nullable Object target,
+			@Nullable Object[] args, LockException cause) throws Throwable {
+		return this.notAcquired.fallback(operation, request, target, args, cause);
 	}
 
 	/**
@@ -299,33 +145,8 @@ final class AsyncLockInvoker {
 				+ lost.getMessage(), lost.getLockName(), lost.getKey());
 	}
 
-	static @Nullable LockLostException checkHeld(AsyncLockHandle handle) {
-		try {
-			handle.assertHeld();
-			return null;
-		}
-		catch (LockLostException ex) {
-			return ex;
-		}
-	}
-
 	static Throwable unwrap(Throwable ex) {
 		return (ex instanceof CompletionException && ex.getCause() != null) ? ex.getCause() : ex;
-	}
-
-	private static String describeTimeout(LockRequest request) {
-		return (request.timeout() != null) ? request.timeout().toString()
-				: "the default timeout (zk-lock.default-timeout)";
-	}
-
-	/**
-	 * A supplier that may throw what a method throws.
-	 */
-	@FunctionalInterface
-	interface ThrowingSupplier {
-
-		Object get() throws Throwable;
-
 	}
 
 }

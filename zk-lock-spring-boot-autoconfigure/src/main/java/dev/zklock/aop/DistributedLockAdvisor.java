@@ -1,9 +1,6 @@
 package dev.zklock.aop;
 
-import org.aopalliance.aop.Advice;
-
-import org.springframework.aop.Pointcut;
-import org.springframework.aop.support.AbstractPointcutAdvisor;
+import org.springframework.aop.support.DefaultPointcutAdvisor;
 
 /**
  * Applies {@link DistributedLockInterceptor} to every
@@ -15,13 +12,9 @@ import org.springframework.aop.support.AbstractPointcutAdvisor;
  * {@code @Role(BeanDefinition.ROLE_INFRASTRUCTURE)}: without AspectJ, the
  * auto-proxy creator applies infrastructure advisors only.
  */
-public class DistributedLockAdvisor extends AbstractPointcutAdvisor {
+public class DistributedLockAdvisor extends DefaultPointcutAdvisor {
 
 	private static final long serialVersionUID = 1L;
-
-	private final transient Pointcut pointcut;
-
-	private final transient DistributedLockInterceptor interceptor;
 
 	/**
 	 * Create a new advisor.
@@ -31,19 +24,8 @@ public class DistributedLockAdvisor extends AbstractPointcutAdvisor {
 	 */
 	public DistributedLockAdvisor(LockOperationSource operationSource, DistributedLockInterceptor interceptor,
 			int order) {
-		this.pointcut = new DistributedLockPointcut(operationSource);
-		this.interceptor = interceptor;
+		super(new DistributedLockPointcut(operationSource), interceptor);
 		setOrder(order);
-	}
-
-	@Override
-	public Pointcut getPointcut() {
-		return this.pointcut;
-	}
-
-	@Override
-	public Advice getAdvice() {
-		return this.interceptor;
 	}
 
 }

@@ -21,6 +21,7 @@ import dev.zklock.LockTimeoutException;
 import dev.zklock.LostLockAction;
 import dev.zklock.annotation.OnTimeout;
 import dev.zklock.core.AsyncLockManager;
+import dev.zklock.core.HeldCheck;
 import dev.zklock.core.LockManager;
 
 /**
@@ -53,7 +54,7 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 
 	private final Supplier<LockManager> lockManager;
 
-	private final Supplier<List<LockInterceptionListener>> listeners;
+	private final NotAcquiredHandler notAcquired;
 
 	private final LostLockAction lostLockAction;
 
@@ -85,9 +86,9 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 			Supplier<List<LockInterceptionListener>> listeners, LostLockAction lostLockAction) {
 		this.operationSource = operationSource;
 		this.lockManager = lockManager;
-		this.listeners = listeners;
+		this.notAcquired = new NotAcquiredHandler(listeners);
 		this.lostLockAction = lostLockAction;
-		this.asyncInvoker = new AsyncLockInvoker(() -> null, listeners, lostLockAction);
+		this.asyncInvoker = new AsyncLockInvoker(() -> null, this.notAcquired, lostLockAction);
 	}
 
 	/**
@@ -97,7 +98,7 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 	 * @param asyncLockManager supplies the manager, resolved on first use
 	 */
 	public void setAsyncLockManager(Supplier<AsyncLockManager> asyncLockManager) {
-		this.asyncInvoker = new AsyncLockInvoker(asyncLockManager, this.listeners, this.lostLockAction);
+		this.asyncInvoker = new AsyncLockInvoker(asyncLockManager, this.notAcquired, this.lostLockAction);
 	}
 
 	@Override
@@ -125,10 +126,10 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 			if (!operation.hasFallback()) {
 				throw ex;
 			}
-			return fallback(operation, request, target, args, ex);
+			return this.notAcquired.fallback(operation, request, target, args, ex);
 		}
 		if (!handle.isAcquired()) {
-			return notAcquired(operation, request, target, args);
+			return this.notAcquired.notAcquired(operation, request, target, args, operation::skipValue);
 		}
 		Object result;
 		try {
@@ -136,14 +137,14 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 			result = invocation.proceed();
 		}
 		catch (Throwable ex) {
-			LockLostException lost = checkHeld(handle);
+			LockLostException lost = HeldCheck.lossOf(handle);
 			if (lost != null) {
 				ex.addSuppressed(lost);
 			}
 			releaseAfterFailure(handle, ex);
 			throw ex;
 		}
-		LockLostException lost = checkHeld(handle);
+		LockLostException lost = HeldCheck.lossOf(handle);
 		if (lost == null) {
 			handle.close();
 			return result;
@@ -175,16 +176,6 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 				lost.getKey());
 		releaseAfterFailure(handle, exception);
 		throw exception;
-	}
-
-	private static @Nullable LockLostException checkHeld(LockHandle handle) {
-		try {
-			handle.assertHeld();
-			return null;
-		}
-		catch (LockLostException ex) {
-			return ex;
-		}
 	}
 
 	/**
@@ -227,48 +218,6 @@ public class DistributedLockInterceptor implements MethodInterceptor {
 		LockOperation outer = acquiring.get();
 		acquiring.set(operation);
 		return outer;
-	}
-
-	private @Nullable Object notAcquired(LockOperation operation, LockRequest request, @Nullable Object target,
-			@Nullable Object[] args) throws Throwable {
-		LockTimeoutException timeout = new LockTimeoutException("Lock '" + request.name() + "' for keys "
-				+ request.keys() + " was not acquired within " + describeTimeout(request) + " by "
-				+ operation.describe() + "; raise the timeout, or handle contention with onTimeout = SKIP or a "
-				+ "fallbackMethod");
-		if (operation.hasFallback()) {
-			return fallback(operation, request, target, args, timeout);
-		}
-		if (operation.getOnTimeout() == OnTimeout.SKIP) {
-			return skip(operation, request);
-		}
-		throw timeout;
-	}
-
-	private Object fallback(LockOperation operation, LockRequest request, @Nullable Object target, @Nullable Object[] args,
-			LockException cause) throws Throwable {
-		if (logger.isDebugEnabled()) {
-			logger.debug("Lock '{}' for keys {} not acquired ({}); calling the fallback of {}", request.name(),
-					request.keys(), cause.getMessage(), operation.describe());
-		}
-		for (LockInterceptionListener listener : this.listeners.get()) {
-			listener.fallback(request, operation.getMethod(), cause);
-		}
-		return operation.invokeFallback(target, args, cause);
-	}
-
-	private @Nullable Object skip(LockOperation operation, LockRequest request) {
-		if (logger.isDebugEnabled()) {
-			logger.debug("Lock '{}' for keys {} not acquired within {}; skipped {}", request.name(), request.keys(),
-					describeTimeout(request), operation.describe());
-		}
-		for (LockInterceptionListener listener : this.listeners.get()) {
-			listener.skipped(request, operation.getMethod());
-		}
-		return operation.skipValue();
-	}
-
-	private static String describeTimeout(LockRequest request) {
-		return (request.timeout() != null) ? request.timeout().toString() : "the default timeout (zk-lock.default-timeout)";
 	}
 
 	private static void releaseAfterFailure(LockHandle handle, Throwable failure) {

@@ -2,17 +2,12 @@ package dev.zklock.aop;
 
 import java.lang.reflect.Method;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.expression.EvaluationException;
 import org.springframework.expression.Expression;
-import org.springframework.util.ObjectUtils;
 
 import dev.zklock.LockException;
 import dev.zklock.LockKeyException;
@@ -44,11 +39,7 @@ public final class LockOperation {
 
 	private final String keyExpressionString;
 
-	private final @Nullable Expression keyExpression;
-
-	private final LockKeyEvaluator keyEvaluator;
-
-	private final @Nullable ArgumentKeyExpression keyShortcut;
+	private final LockKeyResolver keys;
 
 	private final @Nullable Duration maxHold;
 
@@ -80,9 +71,8 @@ public final class LockOperation {
 		this.maxHold = maxHold;
 		this.minHold = minHold;
 		this.keyExpressionString = keyExpressionString;
-		this.keyExpression = keyExpression;
-		this.keyEvaluator = keyEvaluator;
-		this.keyShortcut = (keyExpression != null) ? keyEvaluator.shortcut(keyExpression, method) : null;
+		this.keys = new LockKeyResolver(method, targetClass, description, keyExpressionString, keyExpression,
+				keyEvaluator);
 		this.onTimeout = onTimeout;
 		this.fallback = fallback;
 		this.skipValue = skipValue;
@@ -206,66 +196,8 @@ public final class LockOperation {
 	public LockRequest createRequest(@Nullable Object[] args, @Nullable Object target) {
 		// the key sees the declared parameters, without the Continuation of a suspend function
 		@Nullable Object[] declared = KotlinMethods.declaredArguments(args, this.declaredParameterCount);
-		return new LockRequest(this.name, keys(declared, target), this.mode, this.permits, this.timeout, this.maxHold,
+		return new LockRequest(this.name, this.keys.keys(declared, target), this.mode, this.permits, this.timeout, this.maxHold,
 				this.minHold);
-	}
-
-	private List<String> keys(@Nullable Object[] args, @Nullable Object target) {
-		if (this.keyExpression == null) {
-			return List.of();
-		}
-		Object value = (this.keyShortcut != null) ? this.keyShortcut.value(args) : ArgumentKeyExpression.UNRESOLVED;
-		if (value == ArgumentKeyExpression.UNRESOLVED) {
-			value = evaluateKey(args, target);
-		}
-		if (value == null) {
-			throw keyProblem("evaluated to null", null);
-		}
-		if (value instanceof Collection<?> collection) {
-			return keys(collection.toArray());
-		}
-		if (value.getClass().isArray()) {
-			return keys(ObjectUtils.toObjectArray(value));
-		}
-		return List.of(key(value, -1));
-	}
-
-	private @Nullable Object evaluateKey(@Nullable Object[] args, @Nullable Object target) {
-		try {
-			return this.keyEvaluator.evaluate(Objects.requireNonNull(this.keyExpression), this.method, args, target,
-					this.targetClass);
-		}
-		catch (EvaluationException ex) {
-			throw keyProblem("could not be evaluated (" + ex.getMessage() + ")", ex);
-		}
-	}
-
-	private List<String> keys(@Nullable Object[] elements) {
-		if (elements.length == 0) {
-			throw keyProblem("evaluated to an empty collection, which names no key", null);
-		}
-		List<String> keys = new ArrayList<>(elements.length);
-		for (int i = 0; i < elements.length; i++) {
-			keys.add(key(elements[i], i));
-		}
-		return keys;
-	}
-
-	private String key(@Nullable Object element, int index) {
-		String where = (index < 0) ? "" : " at element " + index;
-		if (element == null) {
-			throw keyProblem("evaluated to null" + where, null);
-		}
-		String key = element.toString();
-		if (key == null || key.isBlank()) {
-			throw keyProblem("evaluated to a blank key" + where, null);
-		}
-		return key;
-	}
-
-	private LockKeyException keyProblem(String problem, @Nullable Throwable cause) {
-		return new LockKeyException("Lock key expression '" + this.keyExpressionString + "' of " + this.description
-				+ " " + problem + "; pass arguments that give a non-blank key, or change the expression", cause);
 	}
 
 	/**

@@ -17,6 +17,7 @@ import dev.zklock.LockException;
 import dev.zklock.LockLostException;
 import dev.zklock.LockRequest;
 import dev.zklock.core.AsyncLockHandle;
+import dev.zklock.core.HeldCheck;
 
 /**
  * The Reactor part of {@link AsyncLockInvoker}, loaded only when Reactor is on the
@@ -123,7 +124,7 @@ final class ReactorLockInvoker {
 			LockRequest request, Object resource, boolean flux) {
 		Object target = invocation.getThis();
 		@Nullable Object[] args = invocation.getArguments();
-		Object returned;
+		@Nullable Object returned;
 		try {
 			if (resource instanceof LockException cause) {
 				returned = invoker.fallback(operation, request, target, args, cause);
@@ -164,7 +165,7 @@ final class ReactorLockInvoker {
 		if (!(resource instanceof AsyncLockHandle handle) || !handle.isAcquired()) {
 			return Mono.empty();
 		}
-		LockLostException toThrow = invoker.lostAtCompletion(operation, AsyncLockInvoker.checkHeld(handle));
+		LockLostException toThrow = invoker.lostAtCompletion(operation, HeldCheck.lossOf(handle));
 		Mono<Void> release = Mono.fromFuture(handle.release()).onErrorResume((ex) -> Mono.empty());
 		return (toThrow != null) ? release.then(Mono.error(toThrow)) : release;
 	}

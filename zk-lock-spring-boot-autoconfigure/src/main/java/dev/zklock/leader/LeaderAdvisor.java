@@ -2,10 +2,7 @@ package dev.zklock.leader;
 
 import java.lang.reflect.Method;
 
-import org.aopalliance.aop.Advice;
-
-import org.springframework.aop.Pointcut;
-import org.springframework.aop.support.AbstractPointcutAdvisor;
+import org.springframework.aop.support.DefaultPointcutAdvisor;
 import org.springframework.aop.support.StaticMethodMatcherPointcut;
 
 /**
@@ -14,13 +11,9 @@ import org.springframework.aop.support.StaticMethodMatcherPointcut;
  * {@code @Role(BeanDefinition.ROLE_INFRASTRUCTURE)}, as the auto-proxy creator
  * applies infrastructure advisors only.
  */
-public class LeaderAdvisor extends AbstractPointcutAdvisor {
+public class LeaderAdvisor extends DefaultPointcutAdvisor {
 
 	private static final long serialVersionUID = 1L;
-
-	private final transient Pointcut pointcut;
-
-	private final transient LeaderInterceptor interceptor;
 
 	/**
 	 * Create a new advisor.
@@ -29,19 +22,8 @@ public class LeaderAdvisor extends AbstractPointcutAdvisor {
 	 * @param order the advisor order; lower values run first
 	 */
 	public LeaderAdvisor(LeaderMethods leaderMethods, LeaderInterceptor interceptor, int order) {
-		this.pointcut = new LeaderPointcut(leaderMethods);
-		this.interceptor = interceptor;
+		super(new LeaderPointcut(leaderMethods), interceptor);
 		setOrder(order);
-	}
-
-	@Override
-	public Pointcut getPointcut() {
-		return this.pointcut;
-	}
-
-	@Override
-	public Advice getAdvice() {
-		return this.interceptor;
 	}
 
 	private static final class LeaderPointcut extends StaticMethodMatcherPointcut {
