@@ -188,7 +188,7 @@ final class Acquisition {
 	private void next() {
 		@Nullable Target target;
 		@Nullable NodeAttempt attempt;
-		LockRegistry.@Nullable Entry entry;
+		@Nullable RegistryEntry entry;
 		List<Hold> holds = null;
 		List<Hold> restart = null;
 		CompletableFuture<Void> confirmation = null;
@@ -254,11 +254,11 @@ final class Acquisition {
 		}
 		Target key = target;
 		NodeAttempt keyAttempt = attempt;
-		LockRegistry.Entry keyEntry = entry;
+		RegistryEntry keyEntry = entry;
 		keyAttempt.start().whenComplete((node, ex) -> keyDone(key, keyEntry, keyAttempt, node, ex));
 	}
 
-	private void keyDone(Target target, LockRegistry.Entry entry, NodeAttempt attempt, @Nullable LockNode node,
+	private void keyDone(Target target, RegistryEntry entry, NodeAttempt attempt, @Nullable LockNode node,
 			@Nullable Throwable ex) {
 		if (attempt.isAnswered()) {
 			this.engine.reachability().answered();

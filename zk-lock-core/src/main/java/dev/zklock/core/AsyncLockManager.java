@@ -117,7 +117,7 @@ public class AsyncLockManager implements AutoCloseable {
 	 * @param maxHold the cap, positive, or {@code null} for none (the default)
 	 */
 	public void setDefaultMaxHold(@Nullable Duration maxHold) {
-		this.engine.setDefaultMaxHold(maxHold);
+		this.engine.holdTimers().setDefaultMaxHold(maxHold);
 	}
 
 	/**
@@ -139,7 +139,7 @@ public class AsyncLockManager implements AutoCloseable {
 	 * @param listener the listener
 	 */
 	public void addLockLossListener(LockLossListener listener) {
-		this.engine.lossHandler().addListener(Objects.requireNonNull(listener, "listener must not be null"));
+		this.engine.losses().addListener(Objects.requireNonNull(listener, "listener must not be null"));
 	}
 
 	/**
@@ -198,8 +198,8 @@ public class AsyncLockManager implements AutoCloseable {
 		Instrumentations.Acquisition instrumentation = this.instrumentations.start(request, true);
 		try {
 			this.engine.checkStarted(request.name());
-			this.engine.checkTakingLocks(request.name());
-			this.engine.checkHoldBounds(request);
+			this.engine.shutdown().checkTakingLocks(request.name());
+			this.engine.holdTimers().checkHoldBounds(request);
 		}
 		catch (LockException | IllegalArgumentException ex) {
 			instrumentation.failed(ex);
@@ -250,9 +250,7 @@ public class AsyncLockManager implements AutoCloseable {
 				result.complete(handle);
 				return;
 			}
-			this.engine.capHolds(holds, request.maxHold());
-			this.engine.holdAtLeast(holds, request.minHold());
-			this.engine.watchHolds(holds);
+			this.engine.holdTimers().start(holds, request);
 			// reported before the caller can release it
 			instrumentation.acquired(handle);
 			if (!result.complete(handle)) {
@@ -296,7 +294,7 @@ public class AsyncLockManager implements AutoCloseable {
 	 * @return whether {@link #beginShutdown()} was called on this engine
 	 */
 	public boolean isShuttingDown() {
-		return this.engine.isShuttingDown();
+		return this.engine.shutdown().isShuttingDown();
 	}
 
 	/**

@@ -87,7 +87,7 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 	 * @param interruptOnLoss whether to interrupt
 	 */
 	public void setInterruptOnLoss(boolean interruptOnLoss) {
-		this.engine.lossHandler().setInterruptOnLoss(interruptOnLoss);
+		this.engine.losses().setInterruptOnLoss(interruptOnLoss);
 	}
 
 	/**
@@ -109,7 +109,7 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 	 * @param maxHold the cap, positive, or {@code null} for none (the default)
 	 */
 	public void setDefaultMaxHold(@Nullable Duration maxHold) {
-		this.engine.setDefaultMaxHold(maxHold);
+		this.engine.holdTimers().setDefaultMaxHold(maxHold);
 	}
 
 	/**
@@ -117,7 +117,7 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 	 * @param listener the listener
 	 */
 	public void addLockLossListener(LockLossListener listener) {
-		this.engine.lossHandler().addListener(Objects.requireNonNull(listener, "listener must not be null"));
+		this.engine.losses().addListener(Objects.requireNonNull(listener, "listener must not be null"));
 	}
 
 	/**
@@ -266,16 +266,14 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 			}
 		}
 		if (!targets.isEmpty()) {
-			this.engine.checkTakingLocks(name);
-			this.engine.checkHoldBounds(request);
+			this.engine.shutdown().checkTakingLocks(name);
+			this.engine.holdTimers().checkHoldBounds(request);
 			List<Hold> taken = BlockingWait.acquisition(this.engine, this.engine.acquire(name, mode,
 					request.permits(), targets, request.timeout(), Thread.currentThread()), name, mode);
 			if (taken == null) {
 				return new CuratorLockHandle(this, name, keys, mode, List.of(), List.of(), false);
 			}
-			this.engine.capHolds(taken, request.maxHold());
-			this.engine.holdAtLeast(taken, request.minHold());
-			this.engine.watchHolds(taken);
+			this.engine.holdTimers().start(taken, request);
 			for (int i = 0; i < taken.size(); i++) {
 				slots.computeIfAbsent(targetSlots.get(i), (slotKey) -> new LockSlot()).hold(mode, taken.get(i));
 			}
@@ -333,7 +331,7 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 	// For a READ, the WRITE this thread holds on the same path, unless lost: a lost WRITE vouches for nothing
 	private static @Nullable Hold ownedWrite(@Nullable LockSlot slot, LockMode mode) {
 		Hold write = (mode == LockMode.READ && slot != null) ? slot.hold(LockMode.WRITE) : null;
-		return (write != null && LockRegistry.Entry.OWNED.contains(write.entry().state())) ? write : null;
+		return (write != null && RegistryEntry.OWNED.contains(write.entry().state())) ? write : null;
 	}
 
 	// A thread holding WRITE takes READ with a node sorted at its write node, as Curator does
