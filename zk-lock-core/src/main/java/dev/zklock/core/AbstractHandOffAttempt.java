@@ -153,7 +153,7 @@ abstract class AbstractHandOffAttempt extends AbstractQueueAttempt {
 
 	// A write node gone before our watch was set may have had a READ placed at its sequence meanwhile
 	private boolean mayHaveReadAtItsSequence(String blocker) {
-		return this.rule == QueueRule.WRITE && ZKPaths.getNodeFromPath(blocker).contains(QueueRule.WRITE_NAME);
+		return this.rule == QueueRule.WRITE && ZKPaths.getNodeFromPath(blocker).contains(LockNodeNames.WRITE);
 	}
 
 	// A SEMAPHORE waiter at most one place behind the first waiter reads and watches the queue at once

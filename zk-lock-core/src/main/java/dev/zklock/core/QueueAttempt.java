@@ -97,7 +97,7 @@ final class QueueAttempt extends AbstractHandOffAttempt {
 	}
 
 	private static String readNodeAt(String writerNode) {
-		return QueueRule.READ_NAME + QueueRule.WRITE.sequence(ZKPaths.getNodeFromPath(writerNode));
+		return LockNodeNames.READ + QueueRule.WRITE.sequence(ZKPaths.getNodeFromPath(writerNode));
 	}
 	/**
 	 * Read the queue; with {@code watchQueue}, also watch its children, as the first
