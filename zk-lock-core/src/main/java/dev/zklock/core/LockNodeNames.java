@@ -2,7 +2,7 @@ package dev.zklock.core;
 
 /**
  * The one parser of lock node names, used by the engine's queues
- * ({@code QueueRule}), the {@link LockRevoker} and the {@code locks} endpoint.
+ * ({@code QueueRule}), the {@code LockRevoker} and the {@code locks} endpoint.
  * MUTEX, READ and WRITE nodes keep Curator's names ({@value #MUTEX},
  * {@value #READ}, {@value #WRITE}); a SEMAPHORE lease names the permits its owner
  * counts with ({@code lease-3-0000000012}). ZooKeeper appends a ten-digit sequence
