@@ -150,6 +150,11 @@ public class LockQueueReader {
 		return LockNodeNames.permits(lease);
 	}
 
+	// The sequence ZooKeeper appended, -1 for a name without one
+	static long sequence(String node) {
+		return LockNodeNames.sequence(node);
+	}
+
 	private @Nullable Participant participant(String path, String node, LockMode mode, String state) throws Exception {
 		CuratorEvent event = answer(path, (callback) -> this.client.getData().inBackground(callback).forPath(path));
 		if (event.getResultCode() == KeeperException.Code.NONODE.intValue()) {
@@ -160,7 +165,7 @@ public class LockQueueReader {
 		byte[] data = event.getData();
 		String owner = (data != null && data.length > 0) ? new String(data, StandardCharsets.UTF_8) : null;
 		Long fencingToken = "HELD".equals(state) ? stat.getCzxid() : null;
-		return new Participant(node, LockNodeNames.sequence(node), mode.name(), state, owner,
+		return new Participant(node, sequence(node), mode.name(), state, owner,
 				"0x" + Long.toHexString(stat.getEphemeralOwner()), Instant.ofEpochMilli(stat.getCtime()),
 				fencingToken);
 	}
@@ -215,13 +220,13 @@ public class LockQueueReader {
 		List<String> nodes = new ArrayList<>();
 		for (String child : children) {
 			for (String kind : kinds) {
-				if (child.contains(kind) && LockNodeNames.sequence(child) >= 0) {
+				if (child.contains(kind) && sequence(child) >= 0) {
 					nodes.add(child);
 					break;
 				}
 			}
 		}
-		nodes.sort(Comparator.comparingLong(LockNodeNames::sequence));
+		nodes.sort(Comparator.comparingLong(LockQueueReader::sequence));
 		return nodes;
 	}
 
