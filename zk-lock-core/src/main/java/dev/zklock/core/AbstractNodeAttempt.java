@@ -7,11 +7,13 @@ import java.util.concurrent.locks.ReentrantLock;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.WatcherRemoveCuratorFramework;
+import org.apache.zookeeper.data.Stat;
 
 /**
  * What every {@link NodeAttempt} keeps: a client whose watches it can remove, its
- * result, the future that tells when it left no node behind, and the lock its
- * state changes under. A {@link ReentrantLock} rather than a monitor, so that a
+ * result, our node once created (its path and stat) and its deletion on release,
+ * the future that tells when it left no node behind, and the lock its state
+ * changes under. A {@link ReentrantLock} rather than a monitor, so that a
  * virtual thread abandoning an attempt never blocks in one.
  */
 abstract class AbstractNodeAttempt implements NodeAttempt {
@@ -30,6 +32,12 @@ abstract class AbstractNodeAttempt implements NodeAttempt {
 
 	// under the lock
 	boolean abandoned;
+
+	// under the lock
+	@Nullable String ourPath;
+
+	// under the lock
+	@Nullable Stat ourStat;
 
 	AbstractNodeAttempt(CuratorFramework client) {
 		this.client = client.newWatcherRemoveCuratorFramework();
@@ -70,7 +78,44 @@ abstract class AbstractNodeAttempt implements NodeAttempt {
 	 * Delete what an abandoned attempt created, now or once its creation is
 	 * confirmed.
 	 */
-	abstract void giveBack();
+	void giveBack() {
+		// deletes our node now, or created() does once its creation is confirmed
+		release();
+	}
+
+	@Override
+	public CompletableFuture<Void> release() {
+		String toDelete;
+		this.lock.lock();
+		try {
+			toDelete = this.ourPath;
+			this.ourPath = null;
+		}
+		finally {
+			this.lock.unlock();
+		}
+		return deleteNode(toDelete);
+	}
+
+	final @Nullable Stat ourStat() {
+		this.lock.lock();
+		try {
+			return this.ourStat;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	final boolean isPending() {
+		this.lock.lock();
+		try {
+			return !this.abandoned && !this.result.isDone() && this.ourPath != null;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
 
 	/**
 	 * Stop watching and delete our node, if there is one; {@link #removed()}

@@ -43,12 +43,6 @@ abstract class AbstractQueueAttempt extends AbstractNodeAttempt {
 	final @Nullable String fixedName;
 
 	// under the lock
-	@Nullable String ourPath;
-
-	// under the lock
-	@Nullable Stat ourStat;
-
-	// under the lock
 	private boolean firstReadPending;
 
 	AbstractQueueAttempt(CuratorFramework client, String path, QueueRule rule, byte @Nullable [] data,
@@ -118,26 +112,6 @@ abstract class AbstractQueueAttempt extends AbstractNodeAttempt {
 		// a node of an expired session is gone or about to go; deleting it spares the queue behind it the wait
 		Nodes.delete(this.client, old);
 		join();
-	}
-
-	@Override
-	void giveBack() {
-		// deletes our node now, or created() does once its creation is confirmed
-		release();
-	}
-
-	@Override
-	public CompletableFuture<Void> release() {
-		String toDelete;
-		this.lock.lock();
-		try {
-			toDelete = this.ourPath;
-			this.ourPath = null;
-		}
-		finally {
-			this.lock.unlock();
-		}
-		return deleteNode(toDelete);
 	}
 
 	private void readQueueBehindCreate() {
@@ -259,26 +233,6 @@ abstract class AbstractQueueAttempt extends AbstractNodeAttempt {
 		}
 		catch (Exception ex) {
 			fail(ex);
-		}
-	}
-
-	final @Nullable Stat ourStat() {
-		this.lock.lock();
-		try {
-			return this.ourStat;
-		}
-		finally {
-			this.lock.unlock();
-		}
-	}
-
-	final boolean isPending() {
-		this.lock.lock();
-		try {
-			return !this.abandoned && !this.result.isDone() && this.ourPath != null;
-		}
-		finally {
-			this.lock.unlock();
 		}
 	}
 

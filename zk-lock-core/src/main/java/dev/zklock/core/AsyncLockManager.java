@@ -3,11 +3,8 @@ package dev.zklock.core;
 import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
-import java.util.TreeSet;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -47,6 +44,8 @@ public class AsyncLockManager implements AutoCloseable {
 	private final Executor executor;
 
 	private final @Nullable ExecutorService ownExecutor;
+
+	private final AsyncLocks locks;
 
 	private volatile Instrumentations instrumentations = Instrumentations.NONE;
 
@@ -90,6 +89,7 @@ public class AsyncLockManager implements AutoCloseable {
 			this.ownExecutor = own;
 			this.executor = own;
 		}
+		this.locks = new AsyncLocks(engine, this, this.executor);
 	}
 
 	private static ExecutorService newExecutor() {
@@ -117,7 +117,7 @@ public class AsyncLockManager implements AutoCloseable {
 	 * @param maxHold the cap, positive, or {@code null} for none (the default)
 	 */
 	public void setDefaultMaxHold(@Nullable Duration maxHold) {
-		this.engine.setDefaultMaxHold(maxHold);
+		this.engine.holdTimers().setDefaultMaxHold(maxHold);
 	}
 
 	/**
@@ -139,7 +139,7 @@ public class AsyncLockManager implements AutoCloseable {
 	 * @param listener the listener
 	 */
 	public void addLockLossListener(LockLossListener listener) {
-		this.engine.lossHandler().addListener(Objects.requireNonNull(listener, "listener must not be null"));
+		this.engine.losses().addListener(Objects.requireNonNull(listener, "listener must not be null"));
 	}
 
 	/**
@@ -198,8 +198,8 @@ public class AsyncLockManager implements AutoCloseable {
 		Instrumentations.Acquisition instrumentation = this.instrumentations.start(request, true);
 		try {
 			this.engine.checkStarted(request.name());
-			this.engine.checkTakingLocks(request.name());
-			this.engine.checkHoldBounds(request);
+			this.engine.shutdown().checkTakingLocks(request.name());
+			this.engine.holdTimers().checkHoldBounds(request);
 		}
 		catch (LockException | IllegalArgumentException ex) {
 			instrumentation.failed(ex);
@@ -207,7 +207,7 @@ public class AsyncLockManager implements AutoCloseable {
 		}
 		CompletableFuture<AsyncLockHandle> result = new CompletableFuture<>();
 		try {
-			this.executor.execute(() -> start(request, instrumentation, result));
+			this.executor.execute(() -> this.locks.start(request, instrumentation, result));
 		}
 		catch (RejectedExecutionException ex) {
 			LockException failure = new LockException(
@@ -218,68 +218,8 @@ public class AsyncLockManager implements AutoCloseable {
 		return result;
 	}
 
-	private void start(LockRequest request, Instrumentations.Acquisition instrumentation,
-			CompletableFuture<AsyncLockHandle> result) {
-		List<String> keys = List.copyOf(new TreeSet<>(request.keys()));
-		List<String> lockKeys = keys.isEmpty() ? Collections.singletonList(null) : keys;
-		List<Acquisition.Target> targets = new ArrayList<>(lockKeys.size());
-		for (String key : lockKeys) {
-			targets.add(new Acquisition.Target(key, this.engine.pathFor(request.name(), key), null, 0));
-		}
-		Acquisition acquisition = this.engine.acquire(request.name(), request.mode(), request.permits(), targets,
-				request.timeout(), null);
-		acquisition.armTimer();
-		result.whenComplete((handle, ex) -> {
-			if (result.isCancelled() && acquisition.cancel()) {
-				instrumentation.failed(ex);
-			}
-		});
-		acquisition.result().whenComplete((holds, ex) -> deliver(() -> {
-			if (ex != null) {
-				Throwable cause = LockEngine.unwrap(ex);
-				if (!(cause instanceof CancellationException)) {
-					instrumentation.failed(cause);
-					result.completeExceptionally(cause);
-				}
-				return;
-			}
-			AsyncLockHandle handle = new AsyncLockHandle(this, request.name(), keys, request.mode(),
-					(holds != null) ? holds : List.of(), holds != null, instrumentation);
-			if (holds == null) {
-				instrumentation.notAcquired();
-				result.complete(handle);
-				return;
-			}
-			this.engine.capHolds(holds, request.maxHold());
-			this.engine.holdAtLeast(holds, request.minHold());
-			this.engine.watchHolds(holds);
-			// reported before the caller can release it
-			instrumentation.acquired(handle);
-			if (!result.complete(handle)) {
-				handle.release();
-			}
-		}));
-	}
-
 	CompletableFuture<Void> release(AsyncLockHandle handle) {
-		CompletableFuture<Void> released = this.engine.release(handle.holds());
-		CompletableFuture<Void> lingering = handle.lingering();
-		if (lingering != null) {
-			handle.instrumentation().releasedLingering(lingering);
-		}
-		else {
-			handle.instrumentation().released();
-		}
-		CompletableFuture<Void> result = new CompletableFuture<>();
-		released.whenComplete((ignored, ex) -> deliver(() -> {
-			if (ex != null) {
-				result.completeExceptionally(LockEngine.unwrap(ex));
-			}
-			else {
-				result.complete(null);
-			}
-		}));
-		return result;
+		return this.locks.release(handle);
 	}
 
 	/**
@@ -296,7 +236,7 @@ public class AsyncLockManager implements AutoCloseable {
 	 * @return whether {@link #beginShutdown()} was called on this engine
 	 */
 	public boolean isShuttingDown() {
-		return this.engine.isShuttingDown();
+		return this.engine.shutdown().isShuttingDown();
 	}
 
 	/**
@@ -320,15 +260,6 @@ public class AsyncLockManager implements AutoCloseable {
 		}
 		if (this.ownExecutor != null) {
 			this.ownExecutor.shutdown();
-		}
-	}
-
-	private void deliver(Runnable task) {
-		try {
-			this.executor.execute(task);
-		}
-		catch (RejectedExecutionException ex) {
-			task.run();
 		}
 	}
 

@@ -1,9 +1,7 @@
 package dev.zklock.core;
 
 import java.util.EnumSet;
-import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -24,8 +22,8 @@ import dev.zklock.LockLossReason;
  * When the client's error policy counts SUSPENDED as an error (Curator's standard
  * policy), a suspension puts held locks in doubt; a lost session loses them for
  * good. On reconnection, each lock still held or in doubt is checked: same
- * session and the node still there means held; otherwise lost. Releases that
- * failed are confirmed the same way. Runs on one thread of its own, so that
+ * session and the node still there means held; otherwise lost, as the
+ * {@link LossAnnouncer} tells. Releases that failed are confirmed the same way. Runs on one thread of its own, so that
  * ZooKeeper calls and listeners never block Curator's event thread.
  */
 final class ConnectionLossHandler implements ConnectionStateListener {
@@ -42,7 +40,7 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 
 	private final LockRegistry registry;
 
-	private final List<LockLossListener> listeners = new CopyOnWriteArrayList<>();
+	private final LossAnnouncer losses;
 
 	private final ExecutorService executor;
 
@@ -50,11 +48,10 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 
 	private volatile boolean connected;
 
-	private volatile boolean interruptOnLoss;
-
-	ConnectionLossHandler(CuratorFramework client, LockRegistry registry) {
+	ConnectionLossHandler(CuratorFramework client, LockRegistry registry, LossAnnouncer losses) {
 		this.client = client;
 		this.registry = registry;
+		this.losses = losses;
 		this.executor = Executors.newSingleThreadExecutor((task) -> {
 			Thread thread = new Thread(task, "zk-lock-connection");
 			thread.setDaemon(true);
@@ -70,14 +67,6 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 	void close() {
 		this.client.getConnectionStateListenable().removeListener(this);
 		this.executor.shutdownNow();
-	}
-
-	void addListener(LockLossListener listener) {
-		this.listeners.add(listener);
-	}
-
-	void setInterruptOnLoss(boolean interruptOnLoss) {
-		this.interruptOnLoss = interruptOnLoss;
 	}
 
 	/**
@@ -105,7 +94,7 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 	 * it was being acquired.
 	 * @param entry the entry, just marked held
 	 */
-	void acquired(LockRegistry.Entry entry) {
+	void acquired(RegistryEntry entry) {
 		if (entry.epoch() != this.lossEpoch.get() && !isCurrentSession(entry.node())) {
 			lose(entry, LockLossReason.SESSION_LOST);
 			return;
@@ -152,7 +141,7 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 	 * A check after a pause found the node gone, or no longer ours.
 	 * @param entry the entry, held until now
 	 */
-	void nodeGone(LockRegistry.Entry entry) {
+	void nodeGone(RegistryEntry entry) {
 		lose(entry, LockLossReason.NODE_DELETED);
 	}
 
@@ -161,7 +150,7 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 		if (!suspensionIsError()) {
 			return;
 		}
-		for (LockRegistry.Entry entry : this.registry.entries(HELD)) {
+		for (RegistryEntry entry : this.registry.entries(HELD)) {
 			if (this.registry.transition(entry, HELD, LockState.IN_DOUBT) == null) {
 				continue;
 			}
@@ -181,10 +170,10 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 	private void lost() {
 		this.connected = false;
 		this.lossEpoch.incrementAndGet();
-		for (LockRegistry.Entry entry : this.registry.entries(LockRegistry.Entry.OWNED)) {
+		for (RegistryEntry entry : this.registry.entries(RegistryEntry.OWNED)) {
 			lose(entry, LockLossReason.SESSION_LOST);
 		}
-		for (LockRegistry.Entry entry : this.registry.entries(RELEASING)) {
+		for (RegistryEntry entry : this.registry.entries(RELEASING)) {
 			// the node went with the session
 			this.registry.remove(entry);
 		}
@@ -196,7 +185,7 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 		if (session == 0) {
 			return;
 		}
-		for (LockRegistry.Entry entry : this.registry.entries(LockRegistry.Entry.OWNED)) {
+		for (RegistryEntry entry : this.registry.entries(RegistryEntry.OWNED)) {
 			LockNode node = entry.node();
 			if (node.session() != session) {
 				lose(entry, LockLossReason.SESSION_CHANGED);
@@ -223,7 +212,7 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 	}
 
 	private void confirmReleases(long session) {
-		for (LockRegistry.Entry entry : this.registry.entries(RELEASING)) {
+		for (RegistryEntry entry : this.registry.entries(RELEASING)) {
 			LockNode node = entry.node();
 			try {
 				if (node.session() == session) {
@@ -243,70 +232,8 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 		}
 	}
 
-	/**
-	 * Take away a lock its holder still has, because the application shuts down
-	 * ({@link LockLossReason#SHUTDOWN}), the hold outlived its cap
-	 * ({@link LockLossReason#MAX_HOLD_EXCEEDED}) or its node was revoked
-	 * ({@link LockLossReason#REVOKED}): lost, listeners told, the thread
-	 * interrupted if so configured. Its node is the caller's to delete, if not gone already.
-	 * @param entry the entry, held or in doubt
-	 * @param reason why
-	 * @return whether it was held or in doubt until now
-	 */
-	boolean takeAway(LockRegistry.Entry entry, LockLossReason reason) {
-		if (this.registry.lose(entry, reason, this.interruptOnLoss) != LockRegistry.Loss.OF_HOLDER) {
-			return false;
-		}
-		long heldMillis = System.currentTimeMillis() - entry.sinceMillis();
-		if (reason == LockLossReason.SHUTDOWN) {
-			logger.warn("{} is given up at shutdown after {} ms held, as its work did not end within the shutdown's "
-					+ "drain timeout; its node is deleted, so another process may take it now (fencing token {})",
-					describe(entry), heldMillis, entry.fencingToken());
-		}
-		else if (reason == LockLossReason.REVOKED) {
-			logger.warn("{} was revoked after {} ms held: another client deleted its node, so another process may "
-					+ "take it now while its work goes on unless interrupted (fencing token {})", describe(entry),
-					heldMillis, entry.fencingToken());
-		}
-		else {
-			logger.warn("{} is taken away after {} ms held, longer than its maxHold; its node is deleted, so another "
-					+ "process may take it now while its work goes on unless interrupted (fencing token {})",
-					describe(entry), heldMillis, entry.fencingToken());
-		}
-		tellListeners(entry, reason);
-		return true;
-	}
-
-	private void lose(LockRegistry.Entry entry, LockLossReason reason) {
-		LockRegistry.Loss loss = this.registry.lose(entry, reason, this.interruptOnLoss);
-		if (loss == LockRegistry.Loss.OF_PENDING) {
-			logger.debug("Lock '{}' key '{}' was lost ({}) before its acquisition completed, which starts over",
-					entry.name(), KeyEncoder.abbreviate(entry.key()), reason);
-		}
-		if (loss != LockRegistry.Loss.OF_HOLDER) {
-			return;
-		}
-		logger.error("{} was lost ({}): another process may hold it now; its fencing token was {}", describe(entry),
-				reason, entry.fencingToken());
-		tellListeners(entry, reason);
-	}
-
-	private void tellListeners(LockRegistry.Entry entry, LockLossReason reason) {
-		LockInfo info = entry.toInfo();
-		for (LockLossListener listener : this.listeners) {
-			try {
-				listener.lockLost(info, reason);
-			}
-			catch (RuntimeException ex) {
-				logger.warn("Lock loss listener {} failed for lock '{}'", listener, entry.name(), ex);
-			}
-		}
-	}
-
-	private static String describe(LockRegistry.Entry entry) {
-		String lock = "'" + entry.name() + "' key '" + KeyEncoder.abbreviate(entry.key()) + "'";
-		return (entry.thread() != null) ? "Lock " + lock + " held by thread '" + entry.threadName() + "'"
-				: "Asynchronous lock " + lock;
+	private void lose(RegistryEntry entry, LockLossReason reason) {
+		this.losses.lose(entry, reason);
 	}
 
 	private boolean suspensionIsError() {

@@ -11,19 +11,19 @@ import dev.zklock.LockLossReason;
  */
 final class Hold {
 
-	private final LockRegistry.Entry entry;
+	private final RegistryEntry entry;
 
 	private final NodeAttempt attempt;
 
 	private final PauseGuard pauseGuard;
 
-	Hold(LockRegistry.Entry entry, NodeAttempt attempt, PauseGuard pauseGuard) {
+	Hold(RegistryEntry entry, NodeAttempt attempt, PauseGuard pauseGuard) {
 		this.entry = entry;
 		this.attempt = attempt;
 		this.pauseGuard = pauseGuard;
 	}
 
-	LockRegistry.Entry entry() {
+	RegistryEntry entry() {
 		return this.entry;
 	}
 

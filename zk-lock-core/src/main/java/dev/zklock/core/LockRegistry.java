@@ -1,14 +1,10 @@
 package dev.zklock.core;
 
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jspecify.annotations.Nullable;
@@ -31,7 +27,7 @@ import dev.zklock.annotation.LockMode;
  */
 public final class LockRegistry {
 
-	private final Set<Entry> entries = ConcurrentHashMap.newKeySet();
+	private final Set<RegistryEntry> entries = ConcurrentHashMap.newKeySet();
 
 	// one counter per state, by ordinal
 	private final AtomicInteger[] counts = new AtomicInteger[LockState.values().length];
@@ -51,7 +47,7 @@ public final class LockRegistry {
 	 */
 	public List<LockInfo> snapshot() {
 		List<LockInfo> result = new ArrayList<>(this.entries.size());
-		for (Entry entry : this.entries) {
+		for (RegistryEntry entry : this.entries) {
 			result.add(entry.toInfo());
 		}
 		return result;
@@ -98,15 +94,15 @@ public final class LockRegistry {
 		return this.counts[state.ordinal()].get();
 	}
 
-	Entry waiting(String name, @Nullable String key, String path, LockMode mode, @Nullable Thread thread, long epoch,
+	RegistryEntry waiting(String name, @Nullable String key, String path, LockMode mode, @Nullable Thread thread, long epoch,
 			long pauseEpoch) {
-		Entry entry = new Entry(name, key, path, mode, thread, epoch, pauseEpoch);
+		RegistryEntry entry = new RegistryEntry(name, key, path, mode, thread, epoch, pauseEpoch);
 		this.counts[LockState.WAITING.ordinal()].incrementAndGet();
 		this.entries.add(entry);
 		return entry;
 	}
 
-	void held(Entry entry, LockNode node) {
+	void held(RegistryEntry entry, LockNode node) {
 		synchronized (entry) {
 			entry.node = node;
 			entry.sinceMillis = System.currentTimeMillis();
@@ -119,7 +115,7 @@ public final class LockRegistry {
 	 * states.
 	 * @return the state it left, or {@code null} when nothing changed
 	 */
-	@Nullable LockState transition(Entry entry, Set<LockState> from, LockState to) {
+	@Nullable LockState transition(RegistryEntry entry, Set<LockState> from, LockState to) {
 		synchronized (entry) {
 			if (entry.removed || !from.contains(entry.state)) {
 				return null;
@@ -135,9 +131,9 @@ public final class LockRegistry {
 	 * entry was handed to its holder, while the thread cannot be releasing it.
 	 * @return what was lost
 	 */
-	Loss lose(Entry entry, LockLossReason reason, boolean interrupt) {
+	Loss lose(RegistryEntry entry, LockLossReason reason, boolean interrupt) {
 		synchronized (entry) {
-			if (entry.removed || !Entry.OWNED.contains(entry.state)) {
+			if (entry.removed || !RegistryEntry.OWNED.contains(entry.state)) {
 				return Loss.NONE;
 			}
 			MinHold minHold = entry.minHold;
@@ -162,14 +158,14 @@ public final class LockRegistry {
 	 * Hand a held key to its holder, unless it was lost meanwhile.
 	 * @return whether it is still held or in doubt
 	 */
-	boolean deliver(Entry entry) {
+	boolean deliver(RegistryEntry entry) {
 		synchronized (entry) {
-			entry.delivered = Entry.OWNED.contains(entry.state) && !entry.removed;
+			entry.delivered = RegistryEntry.OWNED.contains(entry.state) && !entry.removed;
 			return entry.delivered;
 		}
 	}
 
-	void remove(Entry entry) {
+	void remove(RegistryEntry entry) {
 		synchronized (entry) {
 			if (!entry.removed && this.entries.remove(entry)) {
 				entry.removed = true;
@@ -188,9 +184,9 @@ public final class LockRegistry {
 	 * and no longer holds up a shutdown, which has no work of it to wait for.
 	 * @return whether it lingers: held or in doubt, not taken away meanwhile
 	 */
-	boolean linger(Entry entry, MinHold minHold) {
+	boolean linger(RegistryEntry entry, MinHold minHold) {
 		synchronized (entry) {
-			if (entry.removed || entry.abandoned || !Entry.OWNED.contains(entry.state)) {
+			if (entry.removed || entry.abandoned || !RegistryEntry.OWNED.contains(entry.state)) {
 				return false;
 			}
 			minHold.linger();
@@ -218,7 +214,7 @@ public final class LockRegistry {
 	 * A release failed: the entry stays {@link LockState#RELEASING} until a
 	 * reconnection confirms it, and no longer holds up a shutdown.
 	 */
-	void unconfirmed(Entry entry) {
+	void unconfirmed(RegistryEntry entry) {
 		entry.unconfirmed = true;
 		checkSettled();
 	}
@@ -231,17 +227,17 @@ public final class LockRegistry {
 		}
 	}
 
-	private static boolean isSettled(Entry entry) {
+	private static boolean isSettled(RegistryEntry entry) {
 		return (entry.state == LockState.RELEASING && entry.unconfirmed)
-				|| (entry.isLingering() && Entry.OWNED.contains(entry.state));
+				|| (entry.isLingering() && RegistryEntry.OWNED.contains(entry.state));
 	}
 
 	/**
 	 * The tracked entries in the given states.
 	 */
-	List<Entry> entries(Set<LockState> states) {
-		List<Entry> result = new ArrayList<>();
-		for (Entry entry : this.entries) {
+	List<RegistryEntry> entries(Set<LockState> states) {
+		List<RegistryEntry> result = new ArrayList<>();
+		for (RegistryEntry entry : this.entries) {
 			if (states.contains(entry.state)) {
 				result.add(entry);
 			}
@@ -249,7 +245,7 @@ public final class LockRegistry {
 		return result;
 	}
 
-	private void move(Entry entry, LockState to) {
+	private void move(RegistryEntry entry, LockState to) {
 		this.counts[entry.state.ordinal()].decrementAndGet();
 		entry.state = to;
 		this.counts[to.ordinal()].incrementAndGet();
@@ -268,217 +264,6 @@ public final class LockRegistry {
 
 		/** A key of an acquisition still under way, which starts over. */
 		OF_PENDING
-
-	}
-
-	/**
-	 * One tracked lock; identity is the entry itself. The state changes under the
-	 * entry's monitor, only ever for an instant. The thread is {@code null} for an
-	 * asynchronous lock.
-	 */
-	static final class Entry {
-
-		static final Set<LockState> OWNED = EnumSet.of(LockState.HELD, LockState.IN_DOUBT);
-
-		// The thread name an asynchronous lock is shown with
-		private static final String ASYNC = "async";
-
-		private final String name;
-
-		private final @Nullable String key;
-
-		private final String path;
-
-		private final LockMode mode;
-
-		private final @Nullable Thread thread;
-
-		private final String threadName;
-
-		private final long epoch;
-
-		private volatile long sinceMillis = System.currentTimeMillis();
-
-		private volatile LockState state = LockState.WAITING;
-
-		private volatile @Nullable LockNode node;
-
-		private volatile @Nullable LockLossReason lossReason;
-
-		private boolean removed;
-
-		// its release failed and awaits confirmation after a reconnection
-		private volatile boolean unconfirmed;
-
-		// handed to its holder; until then it belongs to an acquisition that may still start over
-		private boolean delivered;
-
-		// given up at shutdown, past its cap or revoked: its node is deleted already, so a later release has nothing to do
-		private volatile boolean abandoned;
-
-		// takes the lock away when it is held longer than its cap
-		private volatile @Nullable ScheduledFuture<?> capTimer;
-
-		// the shortest hold, null for none
-		private volatile @Nullable MinHold minHold;
-
-		// handed to its holder: its node is to be watched for a revocation once held a while
-		private volatile boolean wantsWatch;
-
-		// its revocation watch is set or being set; changed by the one sweep thread, reset on a failure
-		private volatile boolean watching;
-
-		// the pause epoch as of the acquisition's start or ZooKeeper's last confirmation
-		private volatile long confirmedEpoch;
-
-		private final AtomicBoolean confirming = new AtomicBoolean();
-
-		private Entry(String name, @Nullable String key, String path, LockMode mode, @Nullable Thread thread, long epoch,
-				long pauseEpoch) {
-			this.name = name;
-			this.key = key;
-			this.path = path;
-			this.mode = mode;
-			this.thread = thread;
-			this.threadName = (thread != null) ? thread.getName() : ASYNC;
-			this.epoch = epoch;
-			this.confirmedEpoch = pauseEpoch;
-		}
-
-		synchronized boolean isRemoved() {
-			return this.removed;
-		}
-
-		boolean isAbandoned() {
-			return this.abandoned;
-		}
-
-		void abandon() {
-			this.abandoned = true;
-		}
-
-		void capTimer(ScheduledFuture<?> timer) {
-			this.capTimer = timer;
-		}
-
-		@Nullable MinHold minHold() {
-			return this.minHold;
-		}
-
-		void minHold(MinHold minHold) {
-			this.minHold = minHold;
-		}
-
-		/**
-		 * Whether its work released it before its shortest hold had passed, so it is
-		 * kept until then.
-		 */
-		boolean isLingering() {
-			MinHold held = this.minHold;
-			return held != null && held.isLingering();
-		}
-
-		void cancelCap() {
-			ScheduledFuture<?> timer = this.capTimer;
-			if (timer != null) {
-				timer.cancel(false);
-			}
-		}
-
-		void wantWatch() {
-			this.wantsWatch = true;
-		}
-
-		boolean wantsWatch() {
-			return this.wantsWatch && !this.watching;
-		}
-
-		void startWatching() {
-			this.watching = true;
-		}
-
-		void stopWatching() {
-			this.watching = false;
-		}
-
-		long sinceMillis() {
-			return this.sinceMillis;
-		}
-
-		long confirmedEpoch() {
-			return this.confirmedEpoch;
-		}
-
-		void confirmedEpoch(long pauseEpoch) {
-			this.confirmedEpoch = pauseEpoch;
-		}
-
-		/**
-		 * Claim the one confirmation round trip of this entry.
-		 * @return whether none was under way
-		 */
-		boolean startConfirming() {
-			return this.confirming.compareAndSet(false, true);
-		}
-
-		void stopConfirming() {
-			this.confirming.set(false);
-		}
-
-		String name() {
-			return this.name;
-		}
-
-		@Nullable String key() {
-			return this.key;
-		}
-
-		LockMode mode() {
-			return this.mode;
-		}
-
-		@Nullable Thread thread() {
-			return this.thread;
-		}
-
-		String threadName() {
-			return this.threadName;
-		}
-
-		long epoch() {
-			return this.epoch;
-		}
-
-		LockState state() {
-			return this.state;
-		}
-
-		/**
-		 * The node of a held entry (not of one still waiting).
-		 */
-		LockNode node() {
-			LockNode held = this.node;
-			if (held == null) {
-				throw new IllegalStateException("Lock '" + this.name + "' has no node yet: it is " + this.state);
-			}
-			return held;
-		}
-
-		@Nullable LockLossReason lossReason() {
-			return this.lossReason;
-		}
-
-		long fencingToken() {
-			LockNode held = this.node;
-			return (held != null) ? held.czxid() : 0;
-		}
-
-		// Under the entry's lock, as held() sets node and state: a HELD entry always has its token
-		synchronized LockInfo toInfo() {
-			return new LockInfo(this.name, this.key, this.path, this.mode, this.threadName,
-					(this.thread != null) ? this.thread.getId() : 0,
-					Instant.ofEpochMilli(this.sinceMillis), this.state, fencingToken(), isLingering());
-		}
 
 	}
 

@@ -137,7 +137,7 @@ final class LockRevoker {
 		List<Holder> holders = new ArrayList<>();
 		List<String> leases = QueueRule.SEMAPHORE.sort(children);
 		for (int i = 0; i < leases.size(); i++) {
-			if (i < QueueRule.permitsOf(leases.get(i))) {
+			if (i < LockNodeNames.permits(leases.get(i))) {
 				read(keyPath, leases.get(i), holders);
 			}
 		}
@@ -160,8 +160,8 @@ final class LockRevoker {
 		List<String> queue = new ArrayList<>();
 		@Nullable String firstWriter = null;
 		for (String child : children) {
-			boolean write = child.contains(QueueRule.WRITE_NAME);
-			if (write || child.contains(QueueRule.READ_NAME) || child.contains(QueueRule.MUTEX.nodeName(1))) {
+			boolean write = child.contains(LockNodeNames.WRITE);
+			if (write || child.contains(LockNodeNames.READ) || child.contains(LockNodeNames.MUTEX)) {
 				queue.add(child);
 			}
 			if (write && (firstWriter == null || sequence(child).compareTo(firstWriter) < 0)) {
@@ -176,7 +176,7 @@ final class LockRevoker {
 		String first = sequence(queue.get(0));
 		for (String child : queue) {
 			String sequence = sequence(child);
-			boolean holds = child.contains(QueueRule.READ_NAME)
+			boolean holds = child.contains(LockNodeNames.READ)
 					? (firstWriter == null || firstWriter.compareTo(sequence) >= 0) : sequence.equals(first);
 			if (holds) {
 				holders.add(child);
@@ -186,7 +186,7 @@ final class LockRevoker {
 	}
 
 	private static String sequence(String child) {
-		return (child.contains(QueueRule.MUTEX.nodeName(1)) ? QueueRule.MUTEX : QueueRule.WRITE).sequence(child);
+		return (child.contains(LockNodeNames.MUTEX) ? QueueRule.MUTEX : QueueRule.WRITE).sequence(child);
 	}
 
 	private void read(String parent, String child, List<Holder> holders) throws Exception {

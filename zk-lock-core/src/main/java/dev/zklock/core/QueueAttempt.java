@@ -3,20 +3,14 @@ package dev.zklock.core;
 import org.jspecify.annotations.Nullable;
 
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.api.BackgroundCallback;
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.utils.ZKPaths;
-import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import dev.zklock.LockException;
 
 /**
  * A {@link NodeAttempt} in a queue of ephemeral sequential nodes, ordered and
@@ -24,7 +18,8 @@ import dev.zklock.LockException;
  * protected node, reads the queue, and either holds or waits as the rule says,
  * reading the queue again when woken.
  * Joining the queue (the create with the first read behind it) is
- * {@link AbstractQueueAttempt}'s.
+ * {@link AbstractQueueAttempt}'s; waiting for the node ahead, the hand-off and the
+ * grant are {@link AbstractHandOffAttempt}'s.
  * <p>
  * A hand-off needs no second read when the last one proves it: when that read
  * showed exactly one node ahead (MUTEX, WRITE) or one writer ahead (READ), the
@@ -70,30 +65,14 @@ import dev.zklock.LockException;
  * state changes under a {@link java.util.concurrent.locks.ReentrantLock}, so no
  * caller waits in a monitor.
  */
-final class QueueAttempt extends AbstractQueueAttempt {
+final class QueueAttempt extends AbstractHandOffAttempt {
 
 	private static final Logger logger = LoggerFactory.getLogger(QueueAttempt.class);
 
 	private final boolean tryOnce;
 
-	private final @Nullable String writerNode;
-
-	private final long writerSession;
-
 	// one instance, so that ZooKeeper keeps one children watch of ours however often it is set
 	private final Watcher queueWatcher = (event) -> readQueue(true);
-
-	// the node whose deletion alone makes ours hold, while we watch it
-	private @Nullable String handOffFrom;
-
-	// counts the node watches set: only the newest one acts
-	private int watches;
-
-	// our place at the last read of the queue, or -1
-	private int lastIndex = -1;
-
-	// whether a SEMAPHORE node waited: once it holds, it wakes the waiter behind it
-	private boolean waited;
 
 	/**
 	 * Create an attempt.
@@ -112,22 +91,14 @@ final class QueueAttempt extends AbstractQueueAttempt {
 	 */
 	QueueAttempt(CuratorFramework client, String path, QueueRule rule, byte @Nullable [] data, boolean tryOnce,
 			@Nullable String writerNode, long writerSession, int permits) {
-		super(client, path, rule, data, (writerNode != null) ? readNodeAt(writerNode) : null, permits);
+		super(client, path, rule, data, (writerNode != null) ? readNodeAt(writerNode) : null, permits, writerNode,
+				writerSession);
 		this.tryOnce = tryOnce;
-		this.writerNode = writerNode;
-		this.writerSession = writerSession;
 	}
 
 	private static String readNodeAt(String writerNode) {
-		return QueueRule.READ_NAME + QueueRule.WRITE.sequence(ZKPaths.getNodeFromPath(writerNode));
+		return LockNodeNames.READ + QueueRule.WRITE.sequence(ZKPaths.getNodeFromPath(writerNode));
 	}
-
-	@Override
-	void forgetWaiting() {
-		this.handOffFrom = null;
-		this.lastIndex = -1;
-	}
-
 	/**
 	 * Read the queue; with {@code watchQueue}, also watch its children, as the first
 	 * SEMAPHORE waiter does (a read with a watch is one operation, like one without).
@@ -216,216 +187,6 @@ final class QueueAttempt extends AbstractQueueAttempt {
 		}
 		else {
 			watch(ZKPaths.makePath(this.path, next.node()), next.deletionGrants());
-		}
-	}
-
-	/**
-	 * Watch the node we wait for. getData rather than exists: a watch on a node that
-	 * is gone already is not left behind. A SEMAPHORE waiter's predecessor that was
-	 * promoted meanwhile has written its data once (version above 0): read the queue
-	 * again, as its signal came before our watch.
-	 */
-	private void watch(String blocker, boolean deletionGrants) {
-		int generation;
-		this.lock.lock();
-		try {
-			this.handOffFrom = deletionGrants ? blocker : null;
-			generation = ++this.watches;
-		}
-		finally {
-			this.lock.unlock();
-		}
-		Watcher woken = (event) -> woken(event, blocker, generation);
-		try {
-			this.client.getData().usingWatcher(woken).inBackground((c, event) -> {
-				Stat stat = event.getStat();
-				boolean touched = stat != null && stat.getVersion() > 0;
-				if (Nodes.isOk(event) && this.rule == QueueRule.SEMAPHORE && touched) {
-					readQueue(expectsFront());
-				}
-				else if (Nodes.isOk(event)) {
-					if (touched) {
-						// a writer that placed a READ at its sequence: its deletion proves nothing
-						noHandOff(generation);
-					}
-					this.watching = true;
-				}
-				else if (event.getResultCode() == KeeperException.Code.NONODE.intValue()) {
-					if (mayHaveReadAtItsSequence(blocker)) {
-						noHandOff(generation);
-					}
-					// gone between our read and the watch: as good as a deletion reported by it
-					woken(new WatchedEvent(Watcher.Event.EventType.NodeDeleted,
-							Watcher.Event.KeeperState.SyncConnected, blocker), blocker, generation);
-				}
-				else {
-					fail(Nodes.error(event));
-				}
-			}).forPath(blocker);
-		}
-		catch (Exception ex) {
-			fail(ex);
-		}
-	}
-
-	/**
-	 * The node we wait for changed, or the connection did. Its deletion makes ours
-	 * hold without reading the queue again when the last read proved it (see the
-	 * class comment); anything else reads the queue again.
-	 */
-	private void woken(WatchedEvent event, String blocker, int generation) {
-		boolean handOff;
-		Stat stat;
-		this.lock.lock();
-		try {
-			if (generation != this.watches) {
-				// an earlier watch: the newest one, set after it, reports for itself
-				return;
-			}
-			handOff = event.getType() == Watcher.Event.EventType.NodeDeleted && blocker.equals(this.handOffFrom)
-					&& !this.abandoned && !this.result.isDone() && this.ourPath != null;
-			this.handOffFrom = null;
-			stat = this.ourStat;
-		}
-		finally {
-			this.lock.unlock();
-		}
-		if (handOff && stat != null && isCurrentSession(stat.getEphemeralOwner())) {
-			this.watching = false;
-			logger.trace("Lock node ahead of ours under {} deleted: held without reading the queue again", this.path);
-			held();
-		}
-		else {
-			readQueue(expectsFront());
-		}
-	}
-
-	private void noHandOff(int generation) {
-		this.lock.lock();
-		try {
-			if (generation == this.watches) {
-				this.handOffFrom = null;
-			}
-		}
-		finally {
-			this.lock.unlock();
-		}
-	}
-
-	// A write node gone before our watch was set may have had a READ placed at its sequence meanwhile
-	private boolean mayHaveReadAtItsSequence(String blocker) {
-		return this.rule == QueueRule.WRITE && ZKPaths.getNodeFromPath(blocker).contains(QueueRule.WRITE_NAME);
-	}
-
-	// A SEMAPHORE waiter at most one place behind the first waiter reads and watches the queue at once
-	private boolean expectsFront() {
-		this.lock.lock();
-		try {
-			return this.rule == QueueRule.SEMAPHORE && this.lastIndex >= 0 && this.lastIndex <= this.permits + 1;
-		}
-		finally {
-			this.lock.unlock();
-		}
-	}
-
-	@Override
-	void held() {
-		String nodePath;
-		Stat stat;
-		boolean promoted;
-		this.lock.lock();
-		try {
-			nodePath = this.ourPath;
-			stat = this.ourStat;
-			promoted = this.waited && this.rule == QueueRule.SEMAPHORE;
-		}
-		finally {
-			this.lock.unlock();
-		}
-		if (nodePath == null) {
-			return;
-		}
-		if (promoted) {
-			wakeSuccessor(nodePath);
-		}
-		CompletableFuture<LockNode> node = new CompletableFuture<>();
-		node.whenComplete((held, ex) -> {
-			if (ex != null) {
-				fail(asException(ex));
-			}
-			else if (!isCurrentSession(held.session())) {
-				// the session ended between the queue read and now
-				requeue(ZKPaths.getNodeFromPath(nodePath), "belongs to an earlier session");
-			}
-			else if (this.writerNode != null && held.session() != this.writerSession) {
-				writerLost(nodePath);
-			}
-			else if (this.writerNode != null) {
-				touchWriter(this.writerNode, nodePath, held);
-			}
-			else {
-				this.result.complete(held);
-			}
-		});
-		Nodes.resolve(this.client, nodePath, stat, node);
-	}
-
-	/**
-	 * Our READ node sorts at this thread's write node, ahead of the waiters behind
-	 * it, which may have read the queue before it existed. Writing the write node's
-	 * data once (same owner, same bytes) tells them: a waiter watching it wakes and
-	 * reads the queue again, and one that sets its watch later sees a version above
-	 * 0 and gives up the hand-off without a re-read. Only then does the READ hold.
-	 */
-	private void touchWriter(String writer, String nodePath, LockNode held) {
-		try {
-			writeOurData(writer, (c, event) -> {
-				if (Nodes.isOk(event)) {
-					this.result.complete(held);
-				}
-				else if (event.getResultCode() == KeeperException.Code.NONODE.intValue()) {
-					writerLost(nodePath);
-				}
-				else {
-					fail(Nodes.error(event));
-				}
-			});
-		}
-		catch (Exception ex) {
-			fail(ex);
-		}
-	}
-
-	// the WRITE this READ sorts at went with an earlier session, or is gone: it vouches for nothing now
-	private void writerLost(String nodePath) {
-		fail(new LockException("Lock node " + ZKPaths.getNodeFromPath(nodePath) + " under " + this.path
-				+ " was to be a READ inside this thread's WRITE lock, but that WRITE lock was lost with its "
-				+ "ZooKeeper session meanwhile; release the WRITE lock and take the locks again"));
-	}
-
-	/**
-	 * A SEMAPHORE waiter promoted to a holder keeps its node, so the waiter behind,
-	 * which watches it, would not learn that it moved up: writing our data once
-	 * (same bytes) wakes it. When the write is lost, the waiter wakes when our node
-	 * goes instead.
-	 */
-	private void wakeSuccessor(String nodePath) {
-		try {
-			writeOurData(nodePath, (c, event) -> {
-			});
-		}
-		catch (Exception ex) {
-			logger.debug("Could not wake the waiter behind lock node {}; it wakes when the node goes", nodePath, ex);
-		}
-	}
-
-	// Our owner data once more, or the client's default as at the create: a signal that changes no bytes
-	private void writeOurData(String path, BackgroundCallback callback) throws Exception {
-		if (this.data != null) {
-			this.client.setData().inBackground(callback).forPath(path, this.data);
-		}
-		else {
-			this.client.setData().inBackground(callback).forPath(path);
 		}
 	}
 

@@ -12,27 +12,27 @@ import java.util.List;
  * names and order: {@code lock-} for {@code InterProcessMutex}, {@code __READ__} and
  * {@code __WRIT__} in one queue for {@code InterProcessReadWriteLock}, so Curator's
  * recipes and zk-lock exclude each other on the same path. SEMAPHORE is zk-lock's
- * own: its lease nodes are the queue. A node sorts by the sequence after its name;
- * protected nodes carry a prefix before the name, which does not count.
+ * own: its lease nodes are the queue. A node sorts by the sequence after its name,
+ * as {@link LockNodeNames} parses it.
  */
 enum QueueRule {
 
 	/**
 	 * The lowest node holds; every other node watches its predecessor.
 	 */
-	MUTEX("lock-"),
+	MUTEX(LockNodeNames.MUTEX),
 
 	/**
 	 * A reader holds while no writer is ahead of it; otherwise it watches the first
 	 * writer.
 	 */
-	READ(QueueRule.READ_NAME),
+	READ(LockNodeNames.READ),
 
 	/**
 	 * A writer holds when it is first; otherwise it watches its predecessor, reader
 	 * or writer.
 	 */
-	WRITE(QueueRule.WRITE_NAME),
+	WRITE(LockNodeNames.WRITE),
 
 	/**
 	 * A lease node holds while fewer than {@code permits} nodes precede it. The
@@ -42,13 +42,7 @@ enum QueueRule {
 	 * its owner counts with ({@code lease-3-0000000012}), so that readers of the
 	 * queue can tell holders from waiters.
 	 */
-	SEMAPHORE(QueueRule.LEASE_NAME);
-
-	static final String READ_NAME = "__READ__";
-
-	static final String WRITE_NAME = "__WRIT__";
-
-	static final String LEASE_NAME = "lease-";
+	SEMAPHORE(LockNodeNames.LEASE);
 
 	private final String nodeName;
 
@@ -62,7 +56,7 @@ enum QueueRule {
 	 * @return the name
 	 */
 	String nodeName(int permits) {
-		return (this == SEMAPHORE) ? LEASE_NAME + permits + "-" : this.nodeName;
+		return (this == SEMAPHORE) ? LockNodeNames.LEASE + permits + "-" : this.nodeName;
 	}
 
 	/**
@@ -74,7 +68,7 @@ enum QueueRule {
 	List<String> sort(List<String> children) {
 		List<String> sorted = new ArrayList<>(children.size());
 		for (String child : children) {
-			if (this != SEMAPHORE || child.contains(LEASE_NAME)) {
+			if (this != SEMAPHORE || child.contains(LockNodeNames.LEASE)) {
 				sorted.add(child);
 			}
 		}
@@ -96,7 +90,7 @@ enum QueueRule {
 				String firstWriter = null;
 				int writers = 0;
 				for (int i = 0; i < index; i++) {
-					if (queue.get(i).contains(WRITE_NAME)) {
+					if (queue.get(i).contains(LockNodeNames.WRITE)) {
 						firstWriter = (firstWriter != null) ? firstWriter : queue.get(i);
 						writers++;
 					}
@@ -122,31 +116,11 @@ enum QueueRule {
 	 * @return its sort key
 	 */
 	String sequence(String child) {
-		if (this == SEMAPHORE) {
-			return child.contains(LEASE_NAME) ? child.substring(child.lastIndexOf('-') + 1) : child;
-		}
-		int index = (this == MUTEX) ? child.lastIndexOf(this.nodeName)
-				: Math.max(child.lastIndexOf(READ_NAME), child.lastIndexOf(WRITE_NAME));
-		return (index >= 0) ? child.substring(index + this.nodeName.length()) : child;
-	}
-
-	/**
-	 * The permits a lease node's owner counts with, from its name.
-	 * @param child a lease node's name
-	 * @return its permits, or 0 when the name carries none
-	 */
-	static int permitsOf(String child) {
-		int start = child.lastIndexOf(LEASE_NAME);
-		int end = child.lastIndexOf('-');
-		if (start < 0 || end <= start + LEASE_NAME.length()) {
-			return 0;
-		}
-		try {
-			return Integer.parseInt(child.substring(start + LEASE_NAME.length(), end));
-		}
-		catch (NumberFormatException ex) {
-			return 0;
-		}
+		return switch (this) {
+			case SEMAPHORE -> LockNodeNames.leaseSequenceText(child);
+			case MUTEX -> LockNodeNames.sequenceText(child, this.nodeName);
+			default -> LockNodeNames.sequenceText(child, LockNodeNames.READ, LockNodeNames.WRITE);
+		};
 	}
 
 	/**

@@ -15,6 +15,8 @@ import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.zklock.LockLossReason;
+
 /**
  * Lets a holder learn at once, while connected, that its node was deleted by
  * someone else (a revocation): a watch on the node, whose deletion makes the hold
@@ -74,7 +76,7 @@ final class RevocationWatch {
 		this.sweepPending.set(false);
 		long now = System.currentTimeMillis();
 		boolean notDueYet = false;
-		for (LockRegistry.Entry entry : this.engine.registry().entries(HELD)) {
+		for (RegistryEntry entry : this.engine.registry().entries(HELD)) {
 			if (!entry.wantsWatch()) {
 				continue;
 			}
@@ -92,8 +94,8 @@ final class RevocationWatch {
 	}
 
 	// getData rather than exists: on a node that is gone already it leaves no watch behind
-	private void watch(LockRegistry.Entry entry) {
-		if (!LockRegistry.Entry.OWNED.contains(entry.state()) || entry.isAbandoned()) {
+	private void watch(RegistryEntry entry) {
+		if (!RegistryEntry.OWNED.contains(entry.state()) || entry.isAbandoned()) {
 			return;
 		}
 		LockNode node = entry.node();
@@ -110,7 +112,7 @@ final class RevocationWatch {
 		}
 	}
 
-	private void armed(LockRegistry.Entry entry, LockNode node, CuratorEvent event) {
+	private void armed(RegistryEntry entry, LockNode node, CuratorEvent event) {
 		Stat stat = event.getStat();
 		if (event.getResultCode() == KeeperException.Code.NONODE.intValue()
 				|| (Nodes.isOk(event) && stat != null && stat.getCzxid() != node.czxid())) {
@@ -123,7 +125,7 @@ final class RevocationWatch {
 		}
 	}
 
-	private void watched(LockRegistry.Entry entry, WatchedEvent event) {
+	private void watched(RegistryEntry entry, WatchedEvent event) {
 		if (event.getType() == EventType.NodeDeleted) {
 			gone(entry);
 		}
@@ -134,8 +136,25 @@ final class RevocationWatch {
 	}
 
 	// on the loss handler's thread, in line with the connection events
-	private void gone(LockRegistry.Entry entry) {
-		this.engine.lossHandler().execute(() -> this.engine.revoked(entry));
+	private void gone(RegistryEntry entry) {
+		this.engine.lossHandler().execute(() -> revoked(entry));
+	}
+
+	/**
+	 * A held node was deleted by someone else: revoked while connected, or, for a
+	 * hold in doubt, found gone after the connection came back. Runs on the loss
+	 * handler's thread, in line with the connection events. Our own release fires
+	 * the watch too, but then the entry is no longer owned and nothing happens; a
+	 * release at the same moment as a revocation either finds the entry abandoned
+	 * (quiet) or leaves it releasing (nothing announced).
+	 */
+	void revoked(RegistryEntry entry) {
+		if (entry.state() == LockState.IN_DOUBT) {
+			this.engine.lossHandler().nodeGone(entry);
+		}
+		else if (!entry.isAbandoned()) {
+			this.engine.releases().takeAway(entry, LockLossReason.REVOKED);
+		}
 	}
 
 }

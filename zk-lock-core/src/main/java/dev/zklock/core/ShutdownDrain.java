@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.zklock.LockException;
 import dev.zklock.LockLossReason;
 
 /**
@@ -41,6 +42,8 @@ final class ShutdownDrain {
 	// a manager and its asynchronous view drain one engine: the kept locks are logged once
 	private final AtomicBoolean keptLogged = new AtomicBoolean();
 
+	private volatile boolean shuttingDown;
+
 	ShutdownDrain(LockEngine engine) {
 		this.engine = engine;
 	}
@@ -49,7 +52,26 @@ final class ShutdownDrain {
 	 * Take no new locks and end every wait under way; held locks stay held.
 	 */
 	void begin() {
-		this.engine.stopTakingLocks();
+		this.shuttingDown = true;
+		this.engine.shutDownPending();
+	}
+
+	/**
+	 * Whether the engine takes no new locks, the application shutting down.
+	 */
+	boolean isShuttingDown() {
+		return this.shuttingDown;
+	}
+
+	/**
+	 * Refuse a new acquisition once the application shuts down.
+	 */
+	void checkTakingLocks(String name) {
+		if (this.shuttingDown) {
+			throw new LockException("Cannot acquire lock '" + name + "': the application is shutting down, so "
+					+ "zk-lock takes no new locks and ends the waits under way. Run the call again on an instance "
+					+ "that is not stopping");
+		}
 	}
 
 	/**
@@ -67,15 +89,15 @@ final class ShutdownDrain {
 		}
 		List<CompletableFuture<Void>> deletions = new ArrayList<>();
 		int givenUp = 0;
-		for (LockRegistry.Entry entry : registry.entries(LockRegistry.Entry.OWNED)) {
+		for (RegistryEntry entry : registry.entries(RegistryEntry.OWNED)) {
 			if (entry.isLingering()) {
 				// its work is done: kept for its minHold, it ends at its time or with the session
 				continue;
 			}
-			deletions.add(this.engine.takeAway(entry, LockLossReason.SHUTDOWN));
+			deletions.add(this.engine.releases().takeAway(entry, LockLossReason.SHUTDOWN));
 			givenUp++;
 		}
-		for (LockRegistry.Entry entry : registry.entries(LOST)) {
+		for (RegistryEntry entry : registry.entries(LOST)) {
 			// lost before, its node gone with the session: its late release need not reach ZooKeeper
 			entry.abandon();
 		}
@@ -88,7 +110,7 @@ final class ShutdownDrain {
 	}
 
 	private void logKept(LockRegistry registry) {
-		long kept = registry.entries(LockRegistry.Entry.OWNED).stream().filter(LockRegistry.Entry::isLingering).count();
+		long kept = registry.entries(RegistryEntry.OWNED).stream().filter(RegistryEntry::isLingering).count();
 		if (kept > 0 && this.keptLogged.compareAndSet(false, true)) {
 			logger.info("{} lock(s) whose work has finished stay held for their minHold until it passes or the "
 					+ "ZooKeeper session closes, whichever comes first", kept);

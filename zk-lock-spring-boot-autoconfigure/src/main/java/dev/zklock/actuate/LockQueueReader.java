@@ -20,6 +20,7 @@ import org.jspecify.annotations.Nullable;
 
 import dev.zklock.LockException;
 import dev.zklock.core.KeyEncoder;
+import dev.zklock.core.LockNodeNames;
 import dev.zklock.annotation.LockMode;
 import dev.zklock.actuate.LockQueuesDescriptor.KeyQueue;
 import dev.zklock.actuate.LockQueuesDescriptor.Participant;
@@ -42,14 +43,6 @@ public class LockQueueReader {
 
 	// the longest wait for one answer of ZooKeeper
 	private static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(1);
-
-	private static final String MUTEX_NODE = "lock-";
-
-	private static final String READ_NODE = "__READ__";
-
-	private static final String WRITE_NODE = "__WRIT__";
-
-	private static final String LEASE_NODE = "lease-";
 
 	private final CuratorFramework client;
 
@@ -110,8 +103,8 @@ public class LockQueueReader {
 			return List.of();
 		}
 		List<Participant> participants = new ArrayList<>();
-		participants.addAll(queue(keyPath, children, MUTEX_NODE));
-		participants.addAll(queue(keyPath, children, READ_NODE, WRITE_NODE));
+		participants.addAll(queue(keyPath, children, LockNodeNames.MUTEX));
+		participants.addAll(queue(keyPath, children, LockNodeNames.READ, LockNodeNames.WRITE));
 		participants.addAll(semaphore(keyPath, children));
 		return participants;
 	}
@@ -139,7 +132,7 @@ public class LockQueueReader {
 
 	// Lease nodes in order: a lease holds while fewer leases than its permits are ahead
 	private List<Participant> semaphore(String keyPath, List<String> children) throws Exception {
-		List<String> leases = sortedNodes(children, LEASE_NODE);
+		List<String> leases = sortedNodes(children, LockNodeNames.LEASE);
 		List<Participant> participants = new ArrayList<>(leases.size());
 		for (int i = 0; i < leases.size(); i++) {
 			String lease = leases.get(i);
@@ -154,14 +147,12 @@ public class LockQueueReader {
 
 	// The permits a lease's owner counts with: lease-<permits>-<sequence>
 	static int permits(String lease) {
-		int start = lease.lastIndexOf(LEASE_NODE) + LEASE_NODE.length();
-		int end = lease.lastIndexOf('-');
-		try {
-			return (start >= LEASE_NODE.length() && end > start) ? Integer.parseInt(lease.substring(start, end)) : 0;
-		}
-		catch (NumberFormatException ex) {
-			return 0;
-		}
+		return LockNodeNames.permits(lease);
+	}
+
+	// The sequence ZooKeeper appended, -1 for a name without one
+	static long sequence(String node) {
+		return LockNodeNames.sequence(node);
 	}
 
 	private @Nullable Participant participant(String path, String node, LockMode mode, String state) throws Exception {
@@ -240,25 +231,10 @@ public class LockQueueReader {
 	}
 
 	private static LockMode modeOf(String node) {
-		if (node.contains(READ_NODE)) {
+		if (node.contains(LockNodeNames.READ)) {
 			return LockMode.READ;
 		}
-		return node.contains(WRITE_NODE) ? LockMode.WRITE : LockMode.MUTEX;
-	}
-
-	// ZooKeeper appends a ten-digit sequence number to sequential nodes
-	static long sequence(String node) {
-		int digits = 10;
-		if (node.length() < digits) {
-			return -1;
-		}
-		String suffix = node.substring(node.length() - digits);
-		for (int i = 0; i < digits; i++) {
-			if (!Character.isDigit(suffix.charAt(i))) {
-				return -1;
-			}
-		}
-		return Long.parseLong(suffix);
+		return node.contains(LockNodeNames.WRITE) ? LockMode.WRITE : LockMode.MUTEX;
 	}
 
 	// The key as given, where its segment can be decoded

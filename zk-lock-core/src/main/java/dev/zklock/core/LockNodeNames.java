@@ -1,0 +1,93 @@
+package dev.zklock.core;
+
+/**
+ * The one parser of lock node names, used by the engine's queues
+ * ({@code QueueRule}), the {@code LockRevoker} and the {@code locks} endpoint.
+ * MUTEX, READ and WRITE nodes keep Curator's names ({@value #MUTEX},
+ * {@value #READ}, {@value #WRITE}); a SEMAPHORE lease names the permits its owner
+ * counts with ({@code lease-3-0000000012}). ZooKeeper appends a ten-digit sequence
+ * to each; a protected node carries a prefix before the name, which does not
+ * count.
+ */
+public final class LockNodeNames {
+
+	/** The name of a MUTEX node, before its sequence. */
+	public static final String MUTEX = "lock-";
+
+	/** The name of a READ node, before its sequence. */
+	public static final String READ = "__READ__";
+
+	/** The name of a WRITE node, before its sequence. */
+	public static final String WRITE = "__WRIT__";
+
+	/** The name of a SEMAPHORE lease node, before its permits and sequence. */
+	public static final String LEASE = "lease-";
+
+	// ZooKeeper appends a ten-digit sequence number to sequential nodes
+	private static final int SEQUENCE_DIGITS = 10;
+
+	private LockNodeNames() {
+	}
+
+	/**
+	 * The sequence number ZooKeeper appended to a node's name.
+	 * @param node a node's name
+	 * @return its sequence, or -1 when the name does not end in ten digits
+	 */
+	public static long sequence(String node) {
+		if (node.length() < SEQUENCE_DIGITS) {
+			return -1;
+		}
+		String suffix = node.substring(node.length() - SEQUENCE_DIGITS);
+		for (int i = 0; i < SEQUENCE_DIGITS; i++) {
+			if (!Character.isDigit(suffix.charAt(i))) {
+				return -1;
+			}
+		}
+		return Long.parseLong(suffix);
+	}
+
+	/**
+	 * The permits a lease node's owner counts with, from its name
+	 * ({@code lease-<permits>-<sequence>}).
+	 * @param lease a lease node's name
+	 * @return its permits, or 0 when the name carries none
+	 */
+	public static int permits(String lease) {
+		int start = lease.lastIndexOf(LEASE);
+		int end = lease.lastIndexOf('-');
+		if (start < 0 || end <= start + LEASE.length()) {
+			return 0;
+		}
+		try {
+			return Integer.parseInt(lease.substring(start + LEASE.length(), end));
+		}
+		catch (NumberFormatException ex) {
+			return 0;
+		}
+	}
+
+	/**
+	 * The text after the last of the given names in a node's name, by which Curator
+	 * orders a queue: its sequence, or the whole name when it carries none of them.
+	 */
+	static String sequenceText(String node, String... names) {
+		int end = -1;
+		for (String name : names) {
+			int index = node.lastIndexOf(name);
+			if (index >= 0) {
+				end = Math.max(end, index + name.length());
+			}
+		}
+		return (end >= 0) ? node.substring(end) : node;
+	}
+
+	/**
+	 * The text after the permits in a lease node's name, by which a SEMAPHORE queue is
+	 * ordered: its sequence, or the whole name when it is no lease.
+	 */
+	static String leaseSequenceText(String node) {
+		return node.contains(LEASE) ? node.substring(node.lastIndexOf('-') + 1) : node;
+	}
+
+}
