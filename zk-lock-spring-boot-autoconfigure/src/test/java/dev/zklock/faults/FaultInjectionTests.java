@@ -312,21 +312,10 @@ class FaultInjectionTests {
 
 	private PauseRound pauseRound(WorkerProcess holder, WorkerProcess waiter, String key, int round, boolean fenced) {
 		String id = key + "-" + round;
-		holder.send("pause id=" + id + " key=" + key);
-		WorkerEvent atPause = holder.await("at-pause", id, EVENT_TIMEOUT);
-		assertThat(atPause.flag("checked")).as("assertHeld() before the pause of %s", id).isTrue();
-		waiter.send("once id=" + id + " key=" + key + " timeoutMs=60000");
-		this.lab.awaitLockNodes(key, 2, Duration.ofSeconds(30));
-		long paused = System.nanoTime();
-		holder.pause();
-		waiter.await("once-done", id, SESSION_TIMEOUT.multipliedBy(3));
+		long paused = freezeHolder(holder, waiter, key, id, "");
 		long[] entries = this.lab.resource().entryTimes(key);
 		long handoff = (entries[entries.length - 1] - paused) / 1_000_000;
-		Duration minimum = SESSION_TIMEOUT.multipliedBy(2).minusMillis(millisSince(paused));
-		if (!minimum.isNegative()) {
-			join(CompletableFuture.runAsync(() -> {
-			}, after(minimum)), minimum.plusSeconds(30), "the end of the pause");
-		}
+		awaitTwoSessionsSince(paused);
 		long pauseMillis = millisSince(paused);
 		holder.resume();
 		holder.send("go id=" + id);
@@ -740,10 +729,10 @@ class FaultInjectionTests {
 		assertThat(orphans).isZero();
 	}
 
-	// Scenario 3's pause, but the holder's thread notices the end of the freeze itself and checks at once
-	private DetectedPause detectedPause(WorkerProcess holder, WorkerProcess waiter, String key, int round) {
-		String id = key + "-" + round;
-		holder.send("pause id=" + id + " key=" + key + " watch=true");
+	// Freezes the holder inside its section, after assertHeld() passed, once a waiter queues behind it, and
+	// returns when the waiter has been granted the lock; the freeze's start, in nanos
+	private long freezeHolder(WorkerProcess holder, WorkerProcess waiter, String key, String id, String options) {
+		holder.send("pause id=" + id + " key=" + key + options);
 		WorkerEvent atPause = holder.await("at-pause", id, EVENT_TIMEOUT);
 		assertThat(atPause.flag("checked")).as("assertHeld() before the pause of %s", id).isTrue();
 		waiter.send("once id=" + id + " key=" + key + " timeoutMs=60000");
@@ -751,11 +740,23 @@ class FaultInjectionTests {
 		long paused = System.nanoTime();
 		holder.pause();
 		waiter.await("once-done", id, SESSION_TIMEOUT.multipliedBy(3));
+		return paused;
+	}
+
+	// A freeze lasts at least two session timeouts, whenever the waiter got the lock
+	private void awaitTwoSessionsSince(long paused) {
 		Duration minimum = SESSION_TIMEOUT.multipliedBy(2).minusMillis(millisSince(paused));
 		if (!minimum.isNegative()) {
 			join(CompletableFuture.runAsync(() -> {
 			}, after(minimum)), minimum.plusSeconds(30), "the end of the pause");
 		}
+	}
+
+	// Scenario 3's pause, but the holder's thread notices the end of the freeze itself and checks at once
+	private DetectedPause detectedPause(WorkerProcess holder, WorkerProcess waiter, String key, int round) {
+		String id = key + "-" + round;
+		long paused = freezeHolder(holder, waiter, key, id, " watch=true");
+		awaitTwoSessionsSince(paused);
 		long pauseMillis = millisSince(paused);
 		long killStarted = System.currentTimeMillis();
 		holder.resume();
