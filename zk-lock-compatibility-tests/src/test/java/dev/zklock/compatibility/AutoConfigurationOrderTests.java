@@ -3,9 +3,8 @@ package dev.zklock.compatibility;
 import java.util.List;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.annotation.Configurations;
@@ -15,6 +14,7 @@ import org.springframework.cloud.zookeeper.ZookeeperAutoConfiguration;
 import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
 import dev.zklock.autoconfigure.ZkLockAutoConfiguration;
 import dev.zklock.autoconfigure.ZkLockClient;
+import dev.zklock.testsupport.ClassFixture;
 import dev.zklock.testsupport.InJvmZooKeeper;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,17 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class AutoConfigurationOrderTests {
 
-	private static InJvmZooKeeper server;
-
-	@BeforeAll
-	static void startServer() {
-		server = InJvmZooKeeper.builder().start();
-	}
-
-	@AfterAll
-	static void stopServer() {
-		server.close();
-	}
+	@RegisterExtension
+	static final ClassFixture<InJvmZooKeeper> server = ClassFixture.of(() -> InJvmZooKeeper.builder().start());
 
 	@Test
 	void zkLockIsOrderedAfterSpringCloudZookeeperEitherWay() {
@@ -53,7 +44,7 @@ class AutoConfigurationOrderTests {
 	@Test
 	void zkLockSharesSpringCloudsClientWhicheverIsRegisteredFirst() {
 		ApplicationContextRunner base = new ApplicationContextRunner()
-			.withPropertyValues("spring.cloud.zookeeper.connect-string=" + server.connectString());
+			.withPropertyValues("spring.cloud.zookeeper.connect-string=" + server.get().connectString());
 		ApplicationContextRunner zkLockListedFirst = base.withConfiguration(AutoConfigurations
 			.of(ZkLockAutoConfiguration.class, DistributedLockAutoConfiguration.class, ZookeeperAutoConfiguration.class));
 		ApplicationContextRunner zkLockListedLast = base.withConfiguration(AutoConfigurations

@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingServer;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -32,6 +33,8 @@ abstract class AbstractZooKeeperTests {
 
 	protected String basePath;
 
+	private @Nullable CuratorLockManager otherManager;
+
 	@BeforeAll
 	static void startZooKeeper() throws Exception {
 		server = new TestingServer(true);
@@ -53,8 +56,24 @@ abstract class AbstractZooKeeperTests {
 
 	@AfterEach
 	void closeManager() {
+		if (this.otherManager != null) {
+			this.otherManager.close();
+			this.otherManager = null;
+		}
 		this.asyncManager.close();
 		this.manager.close();
+	}
+
+	/**
+	 * A second manager on the same client and base path, as another instance of the
+	 * application has; created on first use and closed after the test.
+	 * @return the manager
+	 */
+	protected CuratorLockManager otherManager() {
+		if (this.otherManager == null) {
+			this.otherManager = new CuratorLockManager(client, this.basePath, Duration.ofSeconds(30));
+		}
+		return this.otherManager;
 	}
 
 	protected boolean acquireInOtherThread(LockRequest request) throws Exception {

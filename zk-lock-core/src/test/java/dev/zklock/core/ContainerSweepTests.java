@@ -11,14 +11,13 @@ import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
 import dev.zklock.annotation.LockMode;
-import dev.zklock.testsupport.InJvmZooKeeper;
+import dev.zklock.testsupport.ClassFixture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -35,29 +34,17 @@ class ContainerSweepTests {
 
 	private static final int THREADS = 8;
 
-	private static InJvmZooKeeper server;
+	@RegisterExtension
+	static final ClassFixture<SweepingZooKeeper> zookeeper = ClassFixture.of(SweepingZooKeeper::start);
 
-	private static CuratorFramework client;
-
-	@BeforeAll
-	static void startZooKeeperWithFastContainerSweep() throws Exception {
-		server = InJvmZooKeeper.builder()
-			.containerCheckInterval(Duration.ofMillis(100))
-			.containerSweepsPerMinute(1_000_000)
-			.start();
-		client = ZooKeeperTestSupport.startClient(server.connectString());
-	}
-
-	@AfterAll
-	static void stopZooKeeper() {
-		client.close();
-		server.close();
+	private static CuratorFramework client() {
+		return zookeeper.get().client();
 	}
 
 	@Test
 	void sweepsParentsOfReleasedLocks() throws Exception {
 		String basePath = "/sweep-" + UUID.randomUUID();
-		CuratorLockManager manager = new CuratorLockManager(client, basePath, Duration.ofSeconds(30));
+		CuratorLockManager manager = new CuratorLockManager(client(), basePath, Duration.ofSeconds(30));
 		long start = System.nanoTime();
 		ExecutorService pool = Executors.newFixedThreadPool(THREADS);
 		try {
@@ -93,7 +80,7 @@ class ContainerSweepTests {
 		System.out.printf("containers: locked and released %d distinct keys (%d MUTEX, %d each READ, WRITE, SEMAPHORE) "
 				+ "in %d ms (%.0f keys/s, %d threads); %d nodes left right after, swept to none in %d ms%n", total, KEYS,
 				OTHER_MODE_KEYS, lockMillis, total * 1000.0 / lockMillis, THREADS, remaining, sweepMillis);
-		assertThat(ZooKeeperTestSupport.ephemeralNodes(client, basePath)).isEmpty();
+		assertThat(ZooKeeperTestSupport.ephemeralNodes(client(), basePath)).isEmpty();
 	}
 
 	private static void lockAndRelease(CuratorLockManager manager, String name, String key, LockMode mode) {
@@ -104,7 +91,7 @@ class ContainerSweepTests {
 
 	private static long descendants(String path) throws Exception {
 		try {
-			return client.getZookeeperClient().getZooKeeper().getAllChildrenNumber(path);
+			return client().getZookeeperClient().getZooKeeper().getAllChildrenNumber(path);
 		}
 		catch (KeeperException.NoNodeException ex) {
 			return 0;

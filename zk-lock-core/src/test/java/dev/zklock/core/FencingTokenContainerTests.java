@@ -6,15 +6,14 @@ import java.util.UUID;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.ZKPaths;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
 import dev.zklock.annotation.LockMode;
-import dev.zklock.testsupport.InJvmZooKeeper;
+import dev.zklock.testsupport.ClassFixture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -26,30 +25,18 @@ import static org.awaitility.Awaitility.await;
  */
 class FencingTokenContainerTests {
 
-	private static InJvmZooKeeper server;
+	@RegisterExtension
+	static final ClassFixture<SweepingZooKeeper> zookeeper = ClassFixture.of(SweepingZooKeeper::start);
 
-	private static CuratorFramework client;
-
-	@BeforeAll
-	static void startZooKeeperWithFastContainerSweep() throws Exception {
-		server = InJvmZooKeeper.builder()
-			.containerCheckInterval(Duration.ofMillis(100))
-			.containerSweepsPerMinute(1_000_000)
-			.start();
-		client = ZooKeeperTestSupport.startClient(server.connectString());
-	}
-
-	@AfterAll
-	static void stopZooKeeper() {
-		client.close();
-		server.close();
+	private static CuratorFramework client() {
+		return zookeeper.get().client();
 	}
 
 	@ParameterizedTest
 	@EnumSource(LockMode.class)
 	void tokenGrowsAcrossContainerRecreation(LockMode mode) throws Exception {
 		String basePath = "/recreate-" + UUID.randomUUID();
-		try (CuratorLockManager manager = new CuratorLockManager(client, basePath, Duration.ofSeconds(10))) {
+		try (CuratorLockManager manager = new CuratorLockManager(client(), basePath, Duration.ofSeconds(10))) {
 			LockRequest request = LockRequest.named("ledger").keys("1").mode(mode).build();
 			String lockPath = manager.pathFor("ledger", "1");
 			long first;
@@ -59,7 +46,7 @@ class FencingTokenContainerTests {
 				firstSequence = sequenceOfHeldNode(lockPath);
 			}
 			await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
-				.until(() -> client.checkExists().forPath(ZKPaths.getPathAndNode(lockPath).getPath()) == null);
+				.until(() -> client().checkExists().forPath(ZKPaths.getPathAndNode(lockPath).getPath()) == null);
 			try (LockHandle handle = manager.acquire(request)) {
 				assertThat(sequenceOfHeldNode(lockPath)).as("sequence suffix after recreation")
 					.isEqualTo(firstSequence);
@@ -69,7 +56,7 @@ class FencingTokenContainerTests {
 	}
 
 	private static String sequenceOfHeldNode(String lockPath) throws Exception {
-		List<String> nodes = ZooKeeperTestSupport.ephemeralNodes(client, lockPath);
+		List<String> nodes = ZooKeeperTestSupport.ephemeralNodes(client(), lockPath);
 		assertThat(nodes).hasSize(1);
 		String node = nodes.get(0);
 		return node.substring(node.length() - 10);

@@ -12,7 +12,6 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
 import org.apache.curator.utils.DefaultTracerDriver;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -43,24 +42,16 @@ import static org.awaitility.Awaitility.await;
  */
 class RevocationTests extends AbstractZooKeeperTests {
 
-	private CuratorLockManager other;
-
 	private final List<LockLossReason> reasons = new CopyOnWriteArrayList<>();
 
 	private final List<Long> lostAt = new CopyOnWriteArrayList<>();
 
 	@BeforeEach
-	void createOtherInstance() {
-		this.other = new CuratorLockManager(client, this.basePath, Duration.ofSeconds(30));
+	void recordLosses() {
 		this.manager.addLockLossListener((lock, reason) -> {
 			this.lostAt.add(System.nanoTime());
 			this.reasons.add(reason);
 		});
-	}
-
-	@AfterEach
-	void closeOtherInstance() {
-		this.other.close();
 	}
 
 	@ParameterizedTest
@@ -71,12 +62,12 @@ class RevocationTests extends AbstractZooKeeperTests {
 		// a READ holder lets readers in: a writer waits
 		LockMode waiterMode = (mode == LockMode.READ) ? LockMode.WRITE : mode;
 		CompletableFuture<Long> waiter = CompletableFuture.supplyAsync(() -> {
-			try (LockHandle handle = this.other
+			try (LockHandle handle = otherManager()
 				.acquire(LockRequest.named("jobs").keys("k").mode(waiterMode).permits(1).build())) {
 				return handle.isAcquired() ? handle.fencingToken() : -1L;
 			}
 		});
-		await().atMost(Duration.ofSeconds(10)).until(() -> this.other.getRegistry().waitingCount() == 1);
+		await().atMost(Duration.ofSeconds(10)).until(() -> otherManager().getRegistry().waitingCount() == 1);
 		// held past the watch's arming delay
 		await().atMost(Duration.ofSeconds(10))
 			.until(() -> System.currentTimeMillis() - this.manager.getRegistry().snapshot().get(0).since().toEpochMilli()
@@ -84,7 +75,7 @@ class RevocationTests extends AbstractZooKeeperTests {
 		String nodePath = holder.handle().nodePath();
 		long token = holder.handle().fencingToken();
 		long start = System.nanoTime();
-		LockRevocation revocation = this.other.revoke("jobs", "k", null, "operator");
+		LockRevocation revocation = otherManager().revoke("jobs", "k", null, "operator");
 		assertThat(holder.interrupted().get(5, TimeUnit.SECONDS)).isTrue();
 		await().atMost(Duration.ofSeconds(5)).until(() -> !this.lostAt.isEmpty());
 		long millis = TimeUnit.NANOSECONDS.toMillis(this.lostAt.get(0) - start);
@@ -109,7 +100,7 @@ class RevocationTests extends AbstractZooKeeperTests {
 	void aRevocationRightAfterTheGrantIsSeenToo() throws Exception {
 		Holder holder = hold(LockRequest.named("jobs").keys("early").build(), "holder");
 		long start = System.nanoTime();
-		this.other.revoke("jobs", "early", null, null);
+		otherManager().revoke("jobs", "early", null, null);
 		await().atMost(Duration.ofSeconds(5)).until(() -> !this.reasons.isEmpty());
 		long millis = TimeUnit.NANOSECONDS.toMillis(this.lostAt.get(0) - start);
 		System.out.printf("REVOKE right after the grant: lost after %d ms%n", millis);
@@ -126,12 +117,12 @@ class RevocationTests extends AbstractZooKeeperTests {
 		Holder second = hold(request, "second");
 		Holder third = hold(request, "third");
 		String secondNode = second.handle().nodePath().substring(second.handle().nodePath().lastIndexOf('/') + 1);
-		LockRevocation one = this.other.revoke("shared", "k", secondNode, null);
+		LockRevocation one = otherManager().revoke("shared", "k", secondNode, null);
 		assertThat(one.revoked()).extracting(LockRevocation.RevokedHolder::node).containsExactly(secondNode);
 		await().atMost(Duration.ofSeconds(5)).until(() -> !second.handle().isHeld());
 		assertThat(first.handle().isHeld()).isTrue();
 		assertThat(third.handle().isHeld()).isTrue();
-		LockRevocation rest = this.other.revoke("shared", "k", null, null);
+		LockRevocation rest = otherManager().revoke("shared", "k", null, null);
 		assertThat(rest.revoked()).extracting(LockRevocation.RevokedHolder::path)
 			.containsExactlyInAnyOrder(first.handle().nodePath(), third.handle().nodePath());
 		await().atMost(Duration.ofSeconds(5))
@@ -147,7 +138,7 @@ class RevocationTests extends AbstractZooKeeperTests {
 	void aLockWithoutKeysIsRevokedByItsName() throws Exception {
 		Holder holder = hold(LockRequest.named("nightly").build(), "holder");
 		String nodePath = holder.handle().nodePath();
-		LockRevocation revocation = this.other.revoke("nightly", null, null, null);
+		LockRevocation revocation = otherManager().revoke("nightly", null, null, null);
 		assertThat(revocation.key()).isNull();
 		assertThat(revocation.revoked()).extracting(LockRevocation.RevokedHolder::path).containsExactly(nodePath);
 		await().atMost(Duration.ofSeconds(5)).until(() -> !holder.handle().isHeld());
@@ -158,14 +149,14 @@ class RevocationTests extends AbstractZooKeeperTests {
 	@Test
 	void badInputRemovesNothingAndSaysWhatWasNotFound() throws Exception {
 		Holder holder = hold(LockRequest.named("jobs").keys("k").build(), "holder");
-		assertProblem(() -> this.other.revoke("nothing", "k", null, null), Problem.LOCK_NOT_FOUND, "No lock named");
-		assertProblem(() -> this.other.revoke("jobs", "other", null, null), Problem.KEY_NOT_FOUND, "has no key");
-		assertProblem(() -> this.other.revoke("jobs", "k", "lock-0000000999", null), Problem.NODE_NOT_FOUND,
+		assertProblem(() -> otherManager().revoke("nothing", "k", null, null), Problem.LOCK_NOT_FOUND, "No lock named");
+		assertProblem(() -> otherManager().revoke("jobs", "other", null, null), Problem.KEY_NOT_FOUND, "has no key");
+		assertProblem(() -> otherManager().revoke("jobs", "k", "lock-0000000999", null), Problem.NODE_NOT_FOUND,
 				"is not a current holder");
 		try (LockHandle idle = this.manager.acquire(LockRequest.named("jobs").keys("idle").build())) {
 			assertThat(idle.isAcquired()).isTrue();
 		}
-		assertProblem(() -> this.other.revoke("jobs", "idle", null, null), Problem.NO_HOLDER, "Nobody holds");
+		assertProblem(() -> otherManager().revoke("jobs", "idle", null, null), Problem.NO_HOLDER, "Nobody holds");
 		assertThat(holder.handle().isHeld()).isTrue();
 		assertThat(ephemeralNodes()).containsExactly(holder.handle().nodePath());
 		assertThat(holder.finishAndRelease()).isEqualTo("quiet");
@@ -188,14 +179,14 @@ class RevocationTests extends AbstractZooKeeperTests {
 
 	@Test
 	void lockTemplateRevokesAndAFailingListenerDoesNotUndoIt() throws Exception {
-		this.other.addLockRevocationListener((revocation) -> {
+		otherManager().addLockRevocationListener((revocation) -> {
 			throw new IllegalStateException("meter registry down");
 		});
 		List<LockRevocation> told = new CopyOnWriteArrayList<>();
-		this.other.addLockRevocationListener(told::add);
+		otherManager().addLockRevocationListener(told::add);
 		Holder holder = hold(LockRequest.named("jobs").keys("t").build(), "holder");
 		String nodePath = holder.handle().nodePath();
-		LockRevocation revocation = new LockTemplate(new InstrumentedLockManager(this.other, List.of()))
+		LockRevocation revocation = new LockTemplate(new InstrumentedLockManager(otherManager(), List.of()))
 			.revoke("jobs", "t");
 		assertThat(revocation.principal()).isNull();
 		assertThat(revocation.revoked()).extracting(LockRevocation.RevokedHolder::path).containsExactly(nodePath);

@@ -7,9 +7,6 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.state.ConnectionState;
-import org.apache.curator.test.TestingServer;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.AfterEach;
@@ -20,11 +17,11 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.zklock.LockRequest;
 import dev.zklock.annotation.LockMode;
-import dev.zklock.testsupport.ZooKeeperProxy;
 import dev.zklock.testsupport.ZooKeeperSessions;
 
+import static dev.zklock.core.ProxiedLockClient.millis;
+import static dev.zklock.core.ProxiedLockClient.request;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -46,62 +43,27 @@ class SessionExpiryWhileCreatingTests {
 
 	private static final Logger logger = LoggerFactory.getLogger(SessionExpiryWhileCreatingTests.class);
 
-	private static final Duration WAIT = Duration.ofSeconds(30);
+	private static final Duration WAIT = ProxiedLockClient.WAIT;
 
 	// the client's session timeout: the old session outlives every check below
 	private static final Duration SESSION = Duration.ofSeconds(15);
 
-	private TestingServer server;
-
-	private ZooKeeperProxy proxy;
-
-	private CuratorFramework client;
-
-	private CuratorFramework observer;
-
-	private CuratorLockManager manager;
-
-	private AsyncLockManager async;
-
-	private String basePath;
-
-	private final CompletableFuture<Long> lost = new CompletableFuture<>();
-
-	private final CompletableFuture<Long> reconnected = new CompletableFuture<>();
+	private ProxiedLockClient rig;
 
 	@BeforeEach
 	void start() throws Exception {
-		this.server = new TestingServer(true);
-		this.proxy = ZooKeeperProxy.start("creator", List.of(this.server.getPort()));
-		this.basePath = "/expiry-creating-" + UUID.randomUUID();
-		this.client = ZooKeeperTestSupport.startClient(this.proxy.connectString());
-		this.observer = ZooKeeperTestSupport.startClient(this.server.getConnectString());
-		this.client.getConnectionStateListenable().addListener((c, state) -> {
-			if (state == ConnectionState.LOST) {
-				this.lost.complete(System.nanoTime());
-			}
-			else if (state == ConnectionState.RECONNECTED && this.lost.isDone()) {
-				this.reconnected.complete(System.nanoTime());
-			}
-		});
-		this.manager = new CuratorLockManager(this.client, this.basePath, WAIT);
-		this.async = this.manager.async(null);
+		this.rig = new ProxiedLockClient("creator", "/expiry-creating-" + UUID.randomUUID());
 	}
 
 	@AfterEach
 	void stop() throws Exception {
-		this.async.close();
-		this.manager.close();
-		this.client.close();
-		this.observer.close();
-		this.proxy.close();
-		this.server.close();
+		this.rig.close();
 	}
 
 	@ParameterizedTest
 	@EnumSource(LockMode.class)
 	void aCreateAnsweredOnlyAfterTheSessionEndedHoldsANodeOfTheNewSession(LockMode mode) throws Exception {
-		String lockPath = this.manager.pathFor("orders", "42");
+		String lockPath = this.rig.manager.pathFor("orders", "42");
 		prepare(lockPath);
 		expireWhileCreating(mode, lockPath + "/", List.of("42"));
 	}
@@ -110,43 +72,43 @@ class SessionExpiryWhileCreatingTests {
 	void aMultiKeyAcquisitionWhoseSecondCreateIsAnsweredAfterTheSessionEndedTakesEveryKeyAgain()
 			throws Exception {
 		// "a" is held by the old session, "b" is being created when it ends
-		prepare(this.manager.pathFor("orders", "a"));
-		prepare(this.manager.pathFor("orders", "b"));
-		expireWhileCreating(LockMode.MUTEX, this.manager.pathFor("orders", "b") + "/", List.of("a", "b"));
+		prepare(this.rig.manager.pathFor("orders", "a"));
+		prepare(this.rig.manager.pathFor("orders", "b"));
+		expireWhileCreating(LockMode.MUTEX, this.rig.manager.pathFor("orders", "b") + "/", List.of("a", "b"));
 	}
 
 	private void expireWhileCreating(LockMode mode, String created, List<String> keys) throws Exception {
-		long oldSession = ZooKeeperSessions.sessionId(this.client);
-		CompletableFuture<Long> trapped = this.proxy.blackholeAfterNextCreate(created);
+		long oldSession = ZooKeeperSessions.sessionId(this.rig.client);
+		CompletableFuture<Long> trapped = this.rig.proxy.blackholeAfterNextCreate(created);
 		long started = System.nanoTime();
-		CompletableFuture<AsyncLockHandle> acquisition = this.async.acquire(request(mode, keys));
+		CompletableFuture<AsyncLockHandle> acquisition = this.rig.async.acquire(request(mode, keys));
 		trapped.get(30, TimeUnit.SECONDS);
 		// the server created the node; the client has not seen the answer
 		await().atMost(WAIT).until(() -> !nodesOf(oldSession, created).isEmpty());
 		List<String> oldNodes = nodesOf(oldSession, "");
-		ZooKeeperSessions.expireOnClient(this.client);
-		this.lost.get(30, TimeUnit.SECONDS);
+		ZooKeeperSessions.expireOnClient(this.rig.client);
+		this.rig.lost.get(30, TimeUnit.SECONDS);
 		// control: given up by the client, the old node is still listed under the attempt's protected name
 		List<String> inFlight = nodesOf(oldSession, created);
 		assertThat(inFlight).as("old-session node of the create in flight").singleElement().satisfies((node) -> {
 			assertThat(ZKPaths.getNodeFromPath(node)).startsWith("_c_");
-			assertThat(this.observer.getChildren().forPath(ZKPaths.getPathAndNode(node).getPath()))
+			assertThat(this.rig.observer.getChildren().forPath(ZKPaths.getPathAndNode(node).getPath()))
 				.contains(ZKPaths.getNodeFromPath(node));
-			assertThat(owner(node)).isEqualTo(oldSession);
+			assertThat(this.rig.owner(node)).isEqualTo(oldSession);
 		});
 		// drop what the old connection still carries (the create's answer, a close of the session), then let through
-		this.proxy.reset();
-		this.proxy.pass();
-		long reconnectedAt = this.reconnected.get(30, TimeUnit.SECONDS);
-		long newSession = ZooKeeperSessions.sessionId(this.client);
+		this.rig.proxy.reset();
+		this.rig.proxy.pass();
+		long reconnectedAt = this.rig.reconnected.get(30, TimeUnit.SECONDS);
+		long newSession = ZooKeeperSessions.sessionId(this.rig.client);
 		assertThat(newSession).isNotEqualTo(oldSession).isNotZero();
-		boolean listedAtReconnect = this.observer.checkExists().forPath(inFlight.get(0)) != null;
+		boolean listedAtReconnect = this.rig.observer.checkExists().forPath(inFlight.get(0)) != null;
 		AsyncLockHandle handle = acquisition.get(30, TimeUnit.SECONDS);
 		long grantedAt = System.nanoTime();
 		assertThat(handle.isHeld()).isTrue();
 		for (String key : keys) {
 			String node = handle.nodePath(key);
-			assertThat(owner(node)).as("owner of the held node of key %s", key).isEqualTo(newSession);
+			assertThat(this.rig.owner(node)).as("owner of the held node of key %s", key).isEqualTo(newSession);
 			assertThat(oldNodes).doesNotContain(node);
 		}
 		// the old nodes are deleted by the client, long before the server would end their session
@@ -154,8 +116,8 @@ class SessionExpiryWhileCreatingTests {
 		long oldGoneAt = System.nanoTime();
 		assertThat(Duration.ofNanos(oldGoneAt - trapped.get())).isLessThan(SESSION.dividedBy(2));
 		handle.release().get(30, TimeUnit.SECONDS);
-		assertThat(ZooKeeperTestSupport.ephemeralNodes(this.observer, this.basePath)).isEmpty();
-		assertThat(this.manager.getRegistry().snapshot()).isEmpty();
+		assertThat(ZooKeeperTestSupport.ephemeralNodes(this.rig.observer, this.rig.basePath)).isEmpty();
+		assertThat(this.rig.manager.getRegistry().snapshot()).isEmpty();
 		logger.info("Expiry while creating, {} {}: old node {} at the reconnect; granted {} ms after the reconnect "
 				+ "({} ms after the acquisition began, {} old node(s) gone {} ms after the reconnect)", mode, keys,
 				listedAtReconnect ? "still listed" : "already gone", millis(grantedAt - reconnectedAt),
@@ -164,35 +126,18 @@ class SessionExpiryWhileCreatingTests {
 
 	// Lock paths made up front, so that the create in flight does not first meet a missing parent
 	private void prepare(String lockPath) throws Exception {
-		this.observer.create().creatingParentsIfNeeded().forPath(lockPath);
+		this.rig.observer.create().creatingParentsIfNeeded().forPath(lockPath);
 	}
 
 	private List<String> nodesOf(long session, String under) throws Exception {
 		List<String> nodes = new ArrayList<>();
-		for (String node : ZooKeeperTestSupport.ephemeralNodes(this.observer, this.basePath)) {
-			Stat stat = this.observer.checkExists().forPath(node);
+		for (String node : ZooKeeperTestSupport.ephemeralNodes(this.rig.observer, this.rig.basePath)) {
+			Stat stat = this.rig.observer.checkExists().forPath(node);
 			if (stat != null && stat.getEphemeralOwner() == session && node.startsWith(under)) {
 				nodes.add(node);
 			}
 		}
 		return nodes;
-	}
-
-	private long owner(String node) throws Exception {
-		Stat stat = this.observer.checkExists().forPath(node);
-		return (stat != null) ? stat.getEphemeralOwner() : 0;
-	}
-
-	private static long millis(long nanos) {
-		return TimeUnit.NANOSECONDS.toMillis(nanos);
-	}
-
-	private static LockRequest request(LockMode mode, List<String> keys) {
-		LockRequest.Builder builder = LockRequest.named("orders")
-			.keys(keys.toArray(new String[0]))
-			.mode(mode)
-			.timeout(WAIT);
-		return (mode == LockMode.SEMAPHORE) ? builder.permits(1).build() : builder.build();
 	}
 
 }

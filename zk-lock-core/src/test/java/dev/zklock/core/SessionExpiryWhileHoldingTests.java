@@ -8,11 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.state.ConnectionState;
-import org.apache.curator.test.TestingServer;
 import org.apache.curator.utils.ZKPaths;
-import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -25,9 +21,10 @@ import dev.zklock.LockHandle;
 import dev.zklock.LockLossReason;
 import dev.zklock.LockRequest;
 import dev.zklock.annotation.LockMode;
-import dev.zklock.testsupport.ZooKeeperProxy;
 import dev.zklock.testsupport.ZooKeeperSessions;
 
+import static dev.zklock.core.ProxiedLockClient.millis;
+import static dev.zklock.core.ProxiedLockClient.request;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -47,55 +44,21 @@ class SessionExpiryWhileHoldingTests {
 
 	private static final Logger logger = LoggerFactory.getLogger(SessionExpiryWhileHoldingTests.class);
 
-	private static final Duration WAIT = Duration.ofSeconds(30);
+	private static final Duration WAIT = ProxiedLockClient.WAIT;
 
 	private final List<LockLossReason> reasons = new CopyOnWriteArrayList<>();
 
-	private TestingServer server;
-
-	private ZooKeeperProxy proxy;
-
-	private CuratorFramework client;
-
-	private CuratorFramework observer;
-
-	private CuratorLockManager manager;
-
-	private AsyncLockManager async;
-
-	private String basePath;
-
-	private final CompletableFuture<Long> reconnected = new CompletableFuture<>();
+	private ProxiedLockClient rig;
 
 	@BeforeEach
 	void start() throws Exception {
-		this.server = new TestingServer(true);
-		this.basePath = "/expiry-holding-" + UUID.randomUUID();
-		this.proxy = ZooKeeperProxy.start("holder", List.of(this.server.getPort()));
-		this.client = ZooKeeperTestSupport.startClient(this.proxy.connectString());
-		this.observer = ZooKeeperTestSupport.startClient(this.server.getConnectString());
-		CompletableFuture<Long> lost = new CompletableFuture<>();
-		this.client.getConnectionStateListenable().addListener((c, state) -> {
-			if (state == ConnectionState.LOST) {
-				lost.complete(System.nanoTime());
-			}
-			else if (state == ConnectionState.RECONNECTED && lost.isDone()) {
-				this.reconnected.complete(System.nanoTime());
-			}
-		});
-		this.manager = new CuratorLockManager(this.client, this.basePath, WAIT);
-		this.manager.addLockLossListener((lock, reason) -> this.reasons.add(reason));
-		this.async = this.manager.async(null);
+		this.rig = new ProxiedLockClient("holder", "/expiry-holding-" + UUID.randomUUID());
+		this.rig.manager.addLockLossListener((lock, reason) -> this.reasons.add(reason));
 	}
 
 	@AfterEach
 	void stop() throws Exception {
-		this.async.close();
-		this.manager.close();
-		this.client.close();
-		this.observer.close();
-		this.proxy.close();
-		this.server.close();
+		this.rig.close();
 	}
 
 	@ParameterizedTest
@@ -111,39 +74,39 @@ class SessionExpiryWhileHoldingTests {
 
 	@Test
 	void withoutARelease_theOldNodeBlocksTheNewAcquisitionUntilTheServerEndsItsSession() throws Exception {
-		AsyncLockHandle held = this.async.acquire(request(LockMode.MUTEX, List.of("42"))).get(30, TimeUnit.SECONDS);
+		AsyncLockHandle held = this.rig.async.acquire(request(LockMode.MUTEX, List.of("42"))).get(30, TimeUnit.SECONDS);
 		String oldNode = held.nodePath();
-		long oldSession = ZooKeeperSessions.expireOnClient(this.client, this.proxy);
-		long reconnectedAt = this.reconnected.get(30, TimeUnit.SECONDS);
-		long newSession = ZooKeeperSessions.sessionId(this.client);
-		assertThat(owner(oldNode)).as("control: old node still listed").isEqualTo(oldSession);
-		CompletableFuture<AsyncLockHandle> again = this.async.acquire(request(LockMode.MUTEX, List.of("42")));
+		long oldSession = ZooKeeperSessions.expireOnClient(this.rig.client, this.rig.proxy);
+		long reconnectedAt = this.rig.reconnected.get(30, TimeUnit.SECONDS);
+		long newSession = ZooKeeperSessions.sessionId(this.rig.client);
+		assertThat(this.rig.owner(oldNode)).as("control: old node still listed").isEqualTo(oldSession);
+		CompletableFuture<AsyncLockHandle> again = this.rig.async.acquire(request(LockMode.MUTEX, List.of("42")));
 		AsyncLockHandle next = again.get(30, TimeUnit.SECONDS);
 		long grantedAt = System.nanoTime();
-		assertThat(owner(oldNode)).as("old node when the new grant came").isZero();
-		assertThat(owner(next.nodePath())).isEqualTo(newSession);
+		assertThat(this.rig.owner(oldNode)).as("old node when the new grant came").isZero();
+		assertThat(this.rig.owner(next.nodePath())).isEqualTo(newSession);
 		assertThat(held.isHeld()).isFalse();
 		next.release().get(30, TimeUnit.SECONDS);
 		held.release().get(30, TimeUnit.SECONDS);
-		assertThat(ZooKeeperTestSupport.ephemeralNodes(this.observer, this.basePath)).isEmpty();
+		assertThat(ZooKeeperTestSupport.ephemeralNodes(this.rig.observer, this.rig.basePath)).isEmpty();
 		logger.info("Expiry while holding, no release: the old node stayed listed and the new acquisition was granted "
 				+ "{} ms after the reconnect", millis(grantedAt - reconnectedAt));
 	}
 
 	@Test
 	void aReadTakenInsideAWriteLostWithItsSessionQueuesAsAnyReaderDoes() throws Exception {
-		CuratorLockManager other = new CuratorLockManager(this.observer, this.basePath, WAIT);
-		try (LockHandle write = this.manager.acquire(request(LockMode.WRITE, List.of("42")))) {
-			ZooKeeperSessions.expire(this.client);
-			await().atMost(WAIT).until(() -> !write.isHeld() && this.client.getZookeeperClient().isConnected());
+		CuratorLockManager other = new CuratorLockManager(this.rig.observer, this.rig.basePath, WAIT);
+		try (LockHandle write = this.rig.manager.acquire(request(LockMode.WRITE, List.of("42")))) {
+			ZooKeeperSessions.expire(this.rig.client);
+			await().atMost(WAIT).until(() -> !write.isHeld() && this.rig.client.getZookeeperClient().isConnected());
 			try (LockHandle otherWrite = other.acquire(request(LockMode.WRITE, List.of("42")))) {
 				// control: the old WRITE node is gone and another process holds WRITE now
 				assertThat(otherWrite.isHeld()).isTrue();
-				assertThat(owner(write.nodePath())).isZero();
+				assertThat(this.rig.owner(write.nodePath())).isZero();
 				// a READ that still sorted itself at the lost WRITE's node would hold at once, beside that writer
 				LockRequest read = LockRequest.named("orders").keys("42").mode(LockMode.READ)
 					.timeout(Duration.ofSeconds(1)).build();
-				try (LockHandle nested = this.manager.acquire(read)) {
+				try (LockHandle nested = this.rig.manager.acquire(read)) {
 					assertThat(nested.isAcquired()).as("READ beside another process's WRITE").isFalse();
 				}
 			}
@@ -151,32 +114,32 @@ class SessionExpiryWhileHoldingTests {
 		finally {
 			other.close();
 		}
-		assertThat(ZooKeeperTestSupport.ephemeralNodes(this.observer, this.basePath)).isEmpty();
+		assertThat(ZooKeeperTestSupport.ephemeralNodes(this.rig.observer, this.rig.basePath)).isEmpty();
 	}
 
 	private void expireWhileHolding(LockMode mode, List<String> keys) throws Exception {
-		AsyncLockHandle held = this.async.acquire(request(mode, keys)).get(30, TimeUnit.SECONDS);
+		AsyncLockHandle held = this.rig.async.acquire(request(mode, keys)).get(30, TimeUnit.SECONDS);
 		List<String> oldNodes = new ArrayList<>();
 		for (String key : keys) {
 			oldNodes.add(held.nodePath(key));
 		}
-		long oldSession = ZooKeeperSessions.expireOnClient(this.client, this.proxy);
-		long reconnectedAt = this.reconnected.get(30, TimeUnit.SECONDS);
-		long newSession = ZooKeeperSessions.sessionId(this.client);
+		long oldSession = ZooKeeperSessions.expireOnClient(this.rig.client, this.rig.proxy);
+		long reconnectedAt = this.rig.reconnected.get(30, TimeUnit.SECONDS);
+		long newSession = ZooKeeperSessions.sessionId(this.rig.client);
 		assertThat(newSession).isNotEqualTo(oldSession).isNotZero();
 		// control: after the reconnect every old node is still among its lock's children, owned by the old session
 		for (String node : oldNodes) {
-			assertThat(this.observer.getChildren().forPath(ZKPaths.getPathAndNode(node).getPath()))
+			assertThat(this.rig.observer.getChildren().forPath(ZKPaths.getPathAndNode(node).getPath()))
 				.contains(ZKPaths.getNodeFromPath(node));
-			assertThat(owner(node)).isEqualTo(oldSession);
+			assertThat(this.rig.owner(node)).isEqualTo(oldSession);
 		}
 		await().atMost(WAIT)
-			.until(() -> this.manager.getRegistry().snapshot().stream().allMatch((e) -> e.state() == LockState.LOST));
+			.until(() -> this.rig.manager.getRegistry().snapshot().stream().allMatch((e) -> e.state() == LockState.LOST));
 		assertThat(held.isHeld()).isFalse();
 		assertThat(this.reasons).hasSize(keys.size())
 			.allMatch((r) -> r == LockLossReason.SESSION_LOST || r == LockLossReason.SESSION_CHANGED);
 		// a new acquisition by the same client, while the old nodes are still there
-		CompletableFuture<AsyncLockHandle> again = this.async.acquire(request(mode, keys));
+		CompletableFuture<AsyncLockHandle> again = this.rig.async.acquire(request(mode, keys));
 		await().atMost(WAIT).until(() -> !nodesOf(newSession).isEmpty());
 		if (mode != LockMode.READ) {
 			// behind the old node: not granted while it is listed (a READ shares with the old READ)
@@ -186,19 +149,19 @@ class SessionExpiryWhileHoldingTests {
 		long releasedAt = System.nanoTime();
 		held.release().get(30, TimeUnit.SECONDS);
 		for (String node : oldNodes) {
-			assertThat(owner(node)).as("old node %s after the release", node).isZero();
+			assertThat(this.rig.owner(node)).as("old node %s after the release", node).isZero();
 		}
 		AsyncLockHandle next = again.get(30, TimeUnit.SECONDS);
 		long grantedAt = System.nanoTime();
 		assertThat(next.isHeld()).isTrue();
 		for (String key : keys) {
-			assertThat(owner(next.nodePath(key))).as("owner of the new node of key %s", key).isEqualTo(newSession);
+			assertThat(this.rig.owner(next.nodePath(key))).as("owner of the new node of key %s", key).isEqualTo(newSession);
 			assertThat(oldNodes).doesNotContain(next.nodePath(key));
 		}
 		assertThat(held.isHeld()).isFalse();
 		next.release().get(30, TimeUnit.SECONDS);
-		assertThat(ZooKeeperTestSupport.ephemeralNodes(this.observer, this.basePath)).isEmpty();
-		assertThat(this.manager.getRegistry().snapshot()).isEmpty();
+		assertThat(ZooKeeperTestSupport.ephemeralNodes(this.rig.observer, this.rig.basePath)).isEmpty();
+		assertThat(this.rig.manager.getRegistry().snapshot()).isEmpty();
 		logger.info("Expiry while holding, {} {}: old node(s) listed {} ms after the reconnect, until the lost "
 				+ "handle's release; new grant {} ms after that release", mode, keys,
 				millis(releasedAt - reconnectedAt), millis(grantedAt - releasedAt));
@@ -206,29 +169,12 @@ class SessionExpiryWhileHoldingTests {
 
 	private List<String> nodesOf(long session) throws Exception {
 		List<String> nodes = new ArrayList<>();
-		for (String node : ZooKeeperTestSupport.ephemeralNodes(this.observer, this.basePath)) {
-			if (owner(node) == session) {
+		for (String node : ZooKeeperTestSupport.ephemeralNodes(this.rig.observer, this.rig.basePath)) {
+			if (this.rig.owner(node) == session) {
 				nodes.add(node);
 			}
 		}
 		return nodes;
-	}
-
-	private long owner(String node) throws Exception {
-		Stat stat = this.observer.checkExists().forPath(node);
-		return (stat != null) ? stat.getEphemeralOwner() : 0;
-	}
-
-	private static long millis(long nanos) {
-		return TimeUnit.NANOSECONDS.toMillis(nanos);
-	}
-
-	private static LockRequest request(LockMode mode, List<String> keys) {
-		LockRequest.Builder builder = LockRequest.named("orders")
-			.keys(keys.toArray(new String[0]))
-			.mode(mode)
-			.timeout(WAIT);
-		return (mode == LockMode.SEMAPHORE) ? builder.permits(1).build() : builder.build();
 	}
 
 }

@@ -169,11 +169,10 @@ class LockRevocationWebTests {
 	@Test
 	void withoutUnrestrictedAccessTheDeleteIsRefused() throws Exception {
 		try (ConfigurableApplicationContext app = start(false)) {
-			LockManager lockManager = app.getBean(LockManager.class);
 			CountDownLatch release = new CountDownLatch(1);
-			CompletableFuture<String> holder = holdInThread(lockManager, "kept", release);
+			CompletableFuture<String> holder = holdInThread(app.getBean(LockManager.class), "kept", release);
 			try {
-				String node = await().atMost(Duration.ofSeconds(10)).until(() -> heldNode(app), (path) -> path != null);
+				String node = awaitHeldNode(app);
 				HttpResponse<String> response = delete("/actuator/locks/jobs/kept");
 				System.out.printf("REVOKE without access=unrestricted: HTTP %d%n", response.statusCode());
 				assertThat(response.statusCode()).isIn(404, 405);
@@ -194,11 +193,10 @@ class LockRevocationWebTests {
 	@Test
 	void unknownLocksKeysAndNodesGetNotFoundBodies() throws Exception {
 		try (ConfigurableApplicationContext app = start(true)) {
-			LockManager lockManager = app.getBean(LockManager.class);
 			CountDownLatch release = new CountDownLatch(1);
-			CompletableFuture<String> holder = holdInThread(lockManager, "kept", release);
+			CompletableFuture<String> holder = holdInThread(app.getBean(LockManager.class), "kept", release);
 			try {
-				String node = await().atMost(Duration.ofSeconds(10)).until(() -> heldNode(app), (path) -> path != null);
+				String node = awaitHeldNode(app);
 				assertNotFound(delete("/actuator/locks/nothing/kept"), "LOCK_NOT_FOUND", "No lock named 'nothing'");
 				assertNotFound(delete("/actuator/locks/jobs/other"), "KEY_NOT_FOUND", "has no key 'other'");
 				assertNotFound(delete("/actuator/locks/jobs/kept?node=" + URLEncoder.encode("lock-0000000999",
@@ -226,11 +224,10 @@ class LockRevocationWebTests {
 	@Test
 	void withZooKeeperDownTheRevocationIsUnavailableAndRemovesNothing() throws Exception {
 		try (ConfigurableApplicationContext app = start(true)) {
-			LockManager lockManager = app.getBean(LockManager.class);
 			CountDownLatch release = new CountDownLatch(1);
-			CompletableFuture<String> holder = holdInThread(lockManager, "kept", release);
+			CompletableFuture<String> holder = holdInThread(app.getBean(LockManager.class), "kept", release);
 			try {
-				String node = await().atMost(Duration.ofSeconds(10)).until(() -> heldNode(app), (path) -> path != null);
+				String node = awaitHeldNode(app);
 				Stat before = client(app).checkExists().forPath(node);
 				server.stop();
 				try {
@@ -251,7 +248,8 @@ class LockRevocationWebTests {
 				Stat after = client(app).checkExists().forPath(node);
 				assertThat(after).isNotNull();
 				assertThat(after.getCzxid()).isEqualTo(before.getCzxid());
-				CuratorLockManager manager = (CuratorLockManager) InstrumentedLockManager.unwrap(lockManager);
+				CuratorLockManager manager = (CuratorLockManager) InstrumentedLockManager
+					.unwrap(app.getBean(LockManager.class));
 				await().atMost(Duration.ofSeconds(10)).until(() -> manager.getRegistry().heldCount() == 1);
 			}
 			finally {
@@ -286,6 +284,10 @@ class LockRevocationWebTests {
 		}, "in-jvm-holder");
 		thread.start();
 		return result;
+	}
+
+	private String awaitHeldNode(ConfigurableApplicationContext app) {
+		return await().atMost(Duration.ofSeconds(10)).until(() -> heldNode(app), (path) -> path != null);
 	}
 
 	private String heldNode(ConfigurableApplicationContext app) throws Exception {

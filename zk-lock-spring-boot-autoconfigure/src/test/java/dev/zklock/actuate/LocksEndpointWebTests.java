@@ -1,11 +1,7 @@
 package dev.zklock.actuate;
 
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -28,7 +24,6 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.json.JsonParserFactory;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -65,10 +60,6 @@ class LocksEndpointWebTests {
 	private static final StoppableZooKeeper server = StoppableZooKeeper.start();
 
 	private static final String BASE_PATH = "/web-" + UUID.randomUUID();
-
-	private static final Path SAMPLES = Path.of("target", "monitoring-samples");
-
-	private final HttpClient http = HttpClient.newHttpClient();
 
 	@LocalServerPort
 	private int port;
@@ -238,21 +229,11 @@ class LocksEndpointWebTests {
 	}
 
 	private Map<String, Object> getJson(String path, String sample) throws IOException, InterruptedException {
-		HttpResponse<String> response = get(path);
-		assertThat(response.statusCode()).as("GET %s: %s", path, response.body()).isEqualTo(200);
-		if (sample != null) {
-			Files.createDirectories(SAMPLES);
-			Files.writeString(SAMPLES.resolve(sample), response.body());
-		}
-		return JsonParserFactory.getJsonParser().parseMap(response.body());
+		return ActuatorHttp.getJson(this.port, path, sample);
 	}
 
 	private HttpResponse<String> get(String path) throws IOException, InterruptedException {
-		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
-			.timeout(Duration.ofSeconds(10))
-			.GET()
-			.build();
-		return this.http.send(request, HttpResponse.BodyHandlers.ofString());
+		return ActuatorHttp.get(this.port, path);
 	}
 
 	@SuppressWarnings("unchecked")

@@ -5,13 +5,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -63,27 +56,7 @@ class DistributedLockExclusionTests {
 	}
 
 	private static void hammer(Runnable increment) throws Exception {
-		ExecutorService executor = Executors.newFixedThreadPool(THREADS);
-		try {
-			CountDownLatch start = new CountDownLatch(1);
-			List<Future<?>> futures = new ArrayList<>();
-			for (int i = 0; i < THREADS; i++) {
-				futures.add(executor.submit(() -> {
-					start.await();
-					for (int j = 0; j < INCREMENTS_PER_THREAD; j++) {
-						increment.run();
-					}
-					return null;
-				}));
-			}
-			start.countDown();
-			for (Future<?> future : futures) {
-				future.get(60, TimeUnit.SECONDS);
-			}
-		}
-		finally {
-			executor.shutdownNow();
-		}
+		Hammer.hammer(THREADS, INCREMENTS_PER_THREAD, increment);
 	}
 
 	private static int read(Path file) {

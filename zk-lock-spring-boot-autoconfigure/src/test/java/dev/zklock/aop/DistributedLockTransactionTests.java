@@ -3,11 +3,6 @@ package dev.zklock.aop;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
@@ -99,27 +94,7 @@ class DistributedLockTransactionTests {
 	}
 
 	private static void hammer(CounterService service) throws Exception {
-		ExecutorService executor = Executors.newFixedThreadPool(THREADS);
-		try {
-			CountDownLatch start = new CountDownLatch(1);
-			List<Future<?>> futures = new ArrayList<>();
-			for (int i = 0; i < THREADS; i++) {
-				futures.add(executor.submit(() -> {
-					start.await();
-					for (int j = 0; j < INCREMENTS_PER_THREAD; j++) {
-						service.increment();
-					}
-					return null;
-				}));
-			}
-			start.countDown();
-			for (Future<?> future : futures) {
-				future.get(60, TimeUnit.SECONDS);
-			}
-		}
-		finally {
-			executor.shutdownNow();
-		}
+		Hammer.hammer(THREADS, INCREMENTS_PER_THREAD, service::increment);
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -1,6 +1,5 @@
 package dev.zklock.aop;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -10,13 +9,11 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.zklock.faults.WorkerEvents;
-import dev.zklock.testsupport.JvmProcess;
-import dev.zklock.testsupport.ZooKeeperProcess;
+import dev.zklock.testsupport.ZooKeeperWorkers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -49,8 +46,8 @@ class MinHoldProcessTests {
 	private static final List<String> JVM_OPTIONS = List.of("-Xmx128m", "-Xss512k", "-XX:+UseSerialGC",
 			"-XX:TieredStopAtLevel=1", "-XX:-UsePerfData");
 
-	@TempDir
-	Path directory;
+	@RegisterExtension
+	static final ZooKeeperWorkers workers = new ZooKeeperWorkers(JVM_OPTIONS);
 
 	private final List<Run> runs = new CopyOnWriteArrayList<>();
 
@@ -58,66 +55,49 @@ class MinHoldProcessTests {
 
 	private final Map<String, Boolean> ready = new HashMap<>();
 
-	private final List<JvmProcess> workers = new ArrayList<>();
-
-	@AfterEach
-	void stopWorkers() {
-		this.workers.forEach(JvmProcess::kill);
-	}
-
 	@Test
 	void minHoldRunsTheJobOncePerSecondAndTheControlRunsItTwice() throws Exception {
-		try (ZooKeeperProcess zookeeper = ZooKeeperProcess.builder().start()) {
-			// a grid in the past: each worker fires at its offset after every whole second of it
-			long grid = System.currentTimeMillis();
-			for (int i = 0; i < OFFSETS.length; i++) {
-				startWorker("minhold-" + i, zookeeper, "/minhold", "900ms", grid, OFFSETS[i]);
-				startWorker("control-" + i, zookeeper, "/control", "", grid, OFFSETS[i]);
-			}
-			await().atMost(java.time.Duration.ofMillis(STARTUP_MILLIS))
-				.until(() -> readyCount() == this.workers.size());
-			// the first window starts a few periods after the last worker was ready, once their startup is over
-			long now = System.currentTimeMillis();
-			long first = grid - WINDOW_SHIFT + (Math.floorDiv(now - grid, MinHoldWorker.PERIOD_MILLIS) + WARM_UP)
-					* MinHoldWorker.PERIOD_MILLIS;
-			long end = first + SECONDS * MinHoldWorker.PERIOD_MILLIS;
-			await().atMost(java.time.Duration.ofSeconds(SECONDS + 30))
-				.until(() -> System.currentTimeMillis() > end + MinHoldWorker.PERIOD_MILLIS);
-
-			Map<Long, List<Run>> minHold = perWindow("minhold-", first, SECONDS);
-			Map<Long, List<Run>> control = perWindow("control-", first, CONTROL_SECONDS);
-			List<Run> minHoldRuns = minHold.values().stream().flatMap(List::stream).toList();
-			long minGap = minGap(minHoldRuns);
-			long doubles = control.values().stream().filter((window) -> window.size() > 1).count();
-			int controlRuns = control.values().stream().mapToInt(List::size).sum();
-			System.err.printf("MINHOLD: %d runs in %d s (by %s), min gap %d ms; control: %d runs in %d s, %d seconds "
-					+ "with more than one run; firing offsets %s ms%n", minHoldRuns.size(), SECONDS,
-					byWorker(minHoldRuns), minGap, controlRuns, CONTROL_SECONDS, doubles, offsets(grid));
-
-			if (minHold.values().stream().anyMatch((window) -> window.size() != 1)) {
-				System.err.println("MINHOLD firings and runs, ms after the grid: " + timeline("minhold-", grid));
-			}
-			assertThat(minHold.values()).as("one run in every second: %s", minHold)
-				.allSatisfy((window) -> assertThat(window).hasSize(1));
-			assertThat(minHoldRuns).hasSize(SECONDS);
-			assertThat(minGap).as("no two runs closer than minHold").isGreaterThanOrEqualTo(880);
-			assertThat(doubles).as("control: without minHold a second has more than one run: %s", control)
-				.isPositive();
+		// a grid in the past: each worker fires at its offset after every whole second of it
+		long grid = System.currentTimeMillis();
+		for (int i = 0; i < OFFSETS.length; i++) {
+			startWorker("minhold-" + i, "/minhold", "900ms", grid, OFFSETS[i]);
+			startWorker("control-" + i, "/control", "", grid, OFFSETS[i]);
 		}
+		await().atMost(java.time.Duration.ofMillis(STARTUP_MILLIS))
+			.until(() -> readyCount() == workers.size());
+		// the first window starts a few periods after the last worker was ready, once their startup is over
+		long now = System.currentTimeMillis();
+		long first = grid - WINDOW_SHIFT + (Math.floorDiv(now - grid, MinHoldWorker.PERIOD_MILLIS) + WARM_UP)
+				* MinHoldWorker.PERIOD_MILLIS;
+		long end = first + SECONDS * MinHoldWorker.PERIOD_MILLIS;
+		await().atMost(java.time.Duration.ofSeconds(SECONDS + 30))
+			.until(() -> System.currentTimeMillis() > end + MinHoldWorker.PERIOD_MILLIS);
+
+		Map<Long, List<Run>> minHold = perWindow("minhold-", first, SECONDS);
+		Map<Long, List<Run>> control = perWindow("control-", first, CONTROL_SECONDS);
+		List<Run> minHoldRuns = minHold.values().stream().flatMap(List::stream).toList();
+		long minGap = minGap(minHoldRuns);
+		long doubles = control.values().stream().filter((window) -> window.size() > 1).count();
+		int controlRuns = control.values().stream().mapToInt(List::size).sum();
+		System.err.printf("MINHOLD: %d runs in %d s (by %s), min gap %d ms; control: %d runs in %d s, %d seconds "
+				+ "with more than one run; firing offsets %s ms%n", minHoldRuns.size(), SECONDS,
+				byWorker(minHoldRuns), minGap, controlRuns, CONTROL_SECONDS, doubles, offsets(grid));
+
+		if (minHold.values().stream().anyMatch((window) -> window.size() != 1)) {
+			System.err.println("MINHOLD firings and runs, ms after the grid: " + timeline("minhold-", grid));
+		}
+		assertThat(minHold.values()).as("one run in every second: %s", minHold)
+			.allSatisfy((window) -> assertThat(window).hasSize(1));
+		assertThat(minHoldRuns).hasSize(SECONDS);
+		assertThat(minGap).as("no two runs closer than minHold").isGreaterThanOrEqualTo(880);
+		assertThat(doubles).as("control: without minHold a second has more than one run: %s", control)
+			.isPositive();
 	}
 
-	private void startWorker(String id, ZooKeeperProcess zookeeper, String basePath, String minHold, long grid,
-			long offset) {
-		JvmProcess worker = JvmProcess.builder("min-hold worker " + id, MinHoldWorker.class.getName())
-			.directory(this.directory)
-			.logFileName("worker-" + id + ".log")
-			.arguments(List.of("--id=" + id, "--connect=" + zookeeper.connectString(), "--base-path=" + basePath,
-					"--min-hold=" + minHold, "--grid=" + grid, "--offset=" + offset))
-			.jvmOptions(JVM_OPTIONS)
-			.outputListener(this::accept)
-			.build();
-		this.workers.add(worker);
-		worker.start();
+	private void startWorker(String id, String basePath, String minHold, long grid, long offset) {
+		workers.start(id, MinHoldWorker.class, List.of("--id=" + id, "--connect=" + workers.connectString(),
+				"--base-path=" + basePath, "--min-hold=" + minHold, "--grid=" + grid, "--offset=" + offset),
+				this::accept);
 	}
 
 	private void accept(String line) {

@@ -7,10 +7,7 @@ import java.util.Map;
 import java.util.concurrent.ScheduledFuture;
 
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.Banner;
-import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -44,11 +41,7 @@ public final class MinHoldWorker {
 	}
 
 	public static void main(String[] args) throws Exception {
-		Map<String, String> arguments = new LinkedHashMap<>();
-		for (String arg : args) {
-			int equals = arg.indexOf('=');
-			arguments.put(arg.substring(2, equals), arg.substring(equals + 1));
-		}
+		Map<String, String> arguments = WorkerApplications.arguments(args);
 		String id = arguments.get("id");
 		long grid = Long.parseLong(arguments.get("grid"));
 		long offset = Long.parseLong(arguments.get("offset"));
@@ -59,13 +52,7 @@ public final class MinHoldWorker {
 		properties.put("zk-lock.session-timeout", "10s");
 		properties.put("zk-lock.startup.wait", "60s");
 		properties.put("job.min-hold", arguments.get("min-hold"));
-		properties.put("spring.main.register-shutdown-hook", "false");
-		properties.put("spring.docker.compose.enabled", "false");
-		ConfigurableApplicationContext context = new SpringApplicationBuilder(WorkerConfiguration.class)
-			.web(WebApplicationType.NONE)
-			.bannerMode(Banner.Mode.OFF)
-			.logStartupInfo(false)
-			.properties(properties)
+		ConfigurableApplicationContext context = WorkerApplications.builder(WorkerConfiguration.class, properties)
 			.initializers((applicationContext) -> applicationContext.getBeanFactory()
 				.registerSingleton("taskScheduler", new PhasedScheduler(id, grid + offset)))
 			.run();

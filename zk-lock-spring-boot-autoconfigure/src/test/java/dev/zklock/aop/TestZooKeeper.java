@@ -1,8 +1,8 @@
 package dev.zklock.aop;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -15,6 +15,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
 import dev.zklock.autoconfigure.ZkLockAutoConfiguration;
+import dev.zklock.testsupport.ClientConnections;
 import dev.zklock.testsupport.InJvmZooKeeper;
 
 /**
@@ -37,21 +38,9 @@ public final class TestZooKeeper {
 	}
 
 	public static CuratorFramework newClient() {
-		CuratorFramework client = CuratorFrameworkFactory.newClient(connectString(), 30_000, 10_000,
-				new RetryOneTime(100));
-		client.start();
-		try {
-			if (!client.blockUntilConnected(10, TimeUnit.SECONDS)) {
-				client.close();
-				throw new IllegalStateException("Test client did not connect to " + connectString());
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			client.close();
-			throw new IllegalStateException(ex);
-		}
-		return client;
+		return ClientConnections.started(
+				CuratorFrameworkFactory.newClient(connectString(), 30_000, 10_000, new RetryOneTime(100)),
+				Duration.ofSeconds(10));
 	}
 
 	/**

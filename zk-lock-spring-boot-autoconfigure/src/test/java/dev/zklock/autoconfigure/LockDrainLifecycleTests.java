@@ -12,9 +12,8 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.retry.RetryOneTime;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -27,6 +26,7 @@ import dev.zklock.LockLossReason;
 import dev.zklock.LockLostEvent;
 import dev.zklock.LockRequest;
 import dev.zklock.core.LockManager;
+import dev.zklock.testsupport.ClassFixture;
 import dev.zklock.testsupport.InJvmZooKeeper;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -40,26 +40,17 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class LockDrainLifecycleTests {
 
-	private static InJvmZooKeeper server;
+	@RegisterExtension
+	static final ClassFixture<InJvmZooKeeper> server = ClassFixture.of(() -> InJvmZooKeeper.builder().start());
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(ZkLockAutoConfiguration.class, DistributedLockAutoConfiguration.class))
 		.withPropertyValues("zk-lock.base-path=/drain-" + UUID.randomUUID());
 
-	@BeforeAll
-	static void startServer() {
-		server = InJvmZooKeeper.builder().start();
-	}
-
-	@AfterAll
-	static void stopServer() {
-		server.close();
-	}
-
 	@Test
 	void drainsLateInTheShutdownWithTheShutdownPhaseTimeout() {
 		this.runner
-			.withPropertyValues("zk-lock.connect-string=" + server.connectString(),
+			.withPropertyValues("zk-lock.connect-string=" + server.get().connectString(),
 					"spring.lifecycle.timeout-per-shutdown-phase=7s")
 			.run((context) -> {
 				LockDrainLifecycle drain = context.getBean(LockDrainLifecycle.class);
@@ -71,7 +62,7 @@ class LockDrainLifecycleTests {
 	@Test
 	void aStopThatIsNotACloseLeavesTheLocksInUse() {
 		// as Spring's test framework pauses a cached context between test classes
-		this.runner.withPropertyValues("zk-lock.connect-string=" + server.connectString()).run((context) -> {
+		this.runner.withPropertyValues("zk-lock.connect-string=" + server.get().connectString()).run((context) -> {
 			LockManager locks = context.getBean(LockManager.class);
 			context.getSourceApplicationContext(ConfigurableApplicationContext.class).stop();
 			context.getSourceApplicationContext(ConfigurableApplicationContext.class).start();
@@ -83,7 +74,7 @@ class LockDrainLifecycleTests {
 
 	@Test
 	void aSharedClientIsDrainedAndAnnouncedButNotClosed() throws Exception {
-		try (CuratorFramework shared = CuratorFrameworkFactory.newClient(server.connectString(), new RetryOneTime(100))) {
+		try (CuratorFramework shared = CuratorFrameworkFactory.newClient(server.get().connectString(), new RetryOneTime(100))) {
 			shared.start();
 			assertThat(shared.blockUntilConnected(20, TimeUnit.SECONDS)).isTrue();
 			List<LockLostEvent> losses = new CopyOnWriteArrayList<>();

@@ -9,9 +9,8 @@ import com.jayway.jsonpath.JsonPath;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.SessionConnectionStateErrorPolicy;
 import org.apache.curator.framework.state.StandardConnectionStateErrorPolicy;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
@@ -27,6 +26,7 @@ import dev.zklock.core.CuratorLockManager;
 import dev.zklock.core.LockInfo;
 import dev.zklock.core.LockLossListener;
 import dev.zklock.core.LockOwnerData;
+import dev.zklock.testsupport.ClassFixture;
 import dev.zklock.testsupport.InJvmZooKeeper;
 import dev.zklock.testsupport.ZooKeeperSessions;
 
@@ -40,22 +40,13 @@ import static org.awaitility.Awaitility.await;
  */
 class LockSafetyAutoConfigurationTests {
 
-	private static InJvmZooKeeper server;
+	@RegisterExtension
+	static final ClassFixture<InJvmZooKeeper> server = ClassFixture.of(() -> InJvmZooKeeper.builder().start());
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(ZkLockAutoConfiguration.class, DistributedLockAutoConfiguration.class))
-		.withPropertyValues("zk-lock.connect-string=" + server.connectString(),
+		.withPropertyValues("zk-lock.connect-string=" + server.get().connectString(),
 				"zk-lock.session-timeout=10s");
-
-	@BeforeAll
-	static void startServer() throws Exception {
-		server = InJvmZooKeeper.builder().start();
-	}
-
-	@AfterAll
-	static void stopServer() throws Exception {
-		server.close();
-	}
 
 	@Test
 	void clientUsesCuratorsStandardErrorPolicyByDefault() {

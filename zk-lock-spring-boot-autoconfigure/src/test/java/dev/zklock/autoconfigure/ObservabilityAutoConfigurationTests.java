@@ -3,9 +3,8 @@ package dev.zklock.autoconfigure;
 import java.util.UUID;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointAutoConfiguration;
@@ -32,6 +31,7 @@ import dev.zklock.health.ZkLockHealthIndicator;
 import dev.zklock.metrics.LockMetrics;
 import dev.zklock.metrics.LockObservations;
 import dev.zklock.metrics.ZooKeeperConnectionMetrics;
+import dev.zklock.testsupport.ClassFixture;
 import dev.zklock.testsupport.StoppableZooKeeper;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -52,23 +52,14 @@ class ObservabilityAutoConfigurationTests {
 			ObservationAutoConfiguration.class, HealthContributorAutoConfiguration.class,
 			HealthContributorRegistryAutoConfiguration.class, EndpointAutoConfiguration.class);
 
-	private static StoppableZooKeeper server;
+	@RegisterExtension
+	static final ClassFixture<StoppableZooKeeper> server = ClassFixture.of(StoppableZooKeeper::start);
 
 	private final ApplicationContextRunner withoutActuator = new ApplicationContextRunner().withConfiguration(ZK_LOCK)
-		.withPropertyValues("zk-lock.connect-string=" + server.connectString(),
+		.withPropertyValues("zk-lock.connect-string=" + server.get().connectString(),
 				"zk-lock.base-path=/auto-" + UUID.randomUUID());
 
 	private final ApplicationContextRunner contextRunner = this.withoutActuator.withConfiguration(ACTUATOR);
-
-	@BeforeAll
-	static void startServer() {
-		server = StoppableZooKeeper.start();
-	}
-
-	@AfterAll
-	static void stopServer() {
-		server.close();
-	}
 
 	@Test
 	void withActuatorAndMicrometerEverythingIsConfigured() {
@@ -127,7 +118,7 @@ class ObservabilityAutoConfigurationTests {
 		WebApplicationContextRunner web = new WebApplicationContextRunner().withConfiguration(ZK_LOCK)
 			.withConfiguration(ACTUATOR)
 			.withConfiguration(AutoConfigurations.of(WebEndpointAutoConfiguration.class))
-			.withPropertyValues("zk-lock.connect-string=" + server.connectString());
+			.withPropertyValues("zk-lock.connect-string=" + server.get().connectString());
 		web.run((context) -> assertThat(context).doesNotHaveBean(LocksEndpoint.class));
 		web.withPropertyValues("management.endpoints.web.exposure.include=locks")
 			.run((context) -> assertThat(context).hasSingleBean(LocksEndpoint.class));

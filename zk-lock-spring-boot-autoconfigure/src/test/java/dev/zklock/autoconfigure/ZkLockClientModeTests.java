@@ -9,10 +9,9 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.retry.RetryOneTime;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.beans.factory.NoSuchBeanDefinitionException;
 import org.springframework.beans.factory.ObjectProvider;
@@ -35,6 +34,7 @@ import dev.zklock.actuate.LocksEndpoint;
 import dev.zklock.core.LockManager;
 import dev.zklock.health.ZkLockHealthIndicator;
 import dev.zklock.metrics.ZooKeeperConnectionMetrics;
+import dev.zklock.testsupport.ClassFixture;
 import dev.zklock.testsupport.InJvmZooKeeper;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -42,7 +42,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * {@code zk-lock.client-mode}: which client zk-lock uses beside the application's own
- * {@link CuratorFramework} beans, against a real ZooKeeper server. Also pins down the
+ * {@link CuratorFramework} beans, against a real ZooKeeper server.get(). Also pins down the
  * Spring semantics the rule relies on: a bean that is not a default candidate does
  * not satisfy {@code @ConditionalOnMissingBean} and is not injected by type.
  */
@@ -52,7 +52,8 @@ class ZkLockClientModeTests {
 	// the tests close the clients they make; the context must not
 	private static final BeanDefinitionCustomizer NOT_CLOSED = (definition) -> definition.setDestroyMethodName("");
 
-	private static InJvmZooKeeper server;
+	@RegisterExtension
+	static final ClassFixture<InJvmZooKeeper> server = ClassFixture.of(() -> InJvmZooKeeper.builder().start());
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(ZkLockAutoConfiguration.class, DistributedLockAutoConfiguration.class,
@@ -63,19 +64,9 @@ class ZkLockClientModeTests {
 		.withPropertyValues("zk-lock.base-path=/modes-" + UUID.randomUUID(),
 				"management.endpoints.web.exposure.include=locks");
 
-	@BeforeAll
-	static void startServer() {
-		server = InJvmZooKeeper.builder().start();
-	}
-
-	@AfterAll
-	static void stopServer() {
-		server.close();
-	}
-
 	@Test
 	void aDedicatedClientIsNeitherInjectedByTypeNorCountedByOnMissingBean() {
-		this.runner.withPropertyValues("zk-lock.connect-string=" + server.connectString())
+		this.runner.withPropertyValues("zk-lock.connect-string=" + server.get().connectString())
 			.withConfiguration(AutoConfigurations.of(OtherLibraryAutoConfiguration.class))
 			.withUserConfiguration(Consumers.class)
 			.run((context) -> {
@@ -95,12 +86,12 @@ class ZkLockClientModeTests {
 
 	@Test
 	void withNoOtherClientTheDedicatedOneIsStillNotTheApplicationsClient() {
-		this.runner.withPropertyValues("zk-lock.connect-string=" + server.connectString())
+		this.runner.withPropertyValues("zk-lock.connect-string=" + server.get().connectString())
 			.withBean(PlainConsumer.class)
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
 				.hasMessageContaining("No qualifying bean of type 'org.apache.curator.framework.CuratorFramework'"));
-		this.runner.withPropertyValues("zk-lock.connect-string=" + server.connectString())
+		this.runner.withPropertyValues("zk-lock.connect-string=" + server.get().connectString())
 			.withUserConfiguration(Consumers.class)
 			.run((context) -> assertThat(context.getBean(Consumers.class).qualified)
 				.isSameAs(context.getBean(ZkLockClient.class).getCuratorFramework()));
@@ -113,7 +104,7 @@ class ZkLockClientModeTests {
 	 */
 	@Test
 	void withNoOtherClientAContextLookupFindsTheDedicatedOneAndAnInjectedProviderDoesNot() {
-		this.runner.withPropertyValues("zk-lock.connect-string=" + server.connectString())
+		this.runner.withPropertyValues("zk-lock.connect-string=" + server.get().connectString())
 			.withBean(ProviderConsumer.class)
 			.run((context) -> {
 				CuratorFramework dedicated = context.getBean(ZkLockClient.class).getCuratorFramework();
@@ -142,7 +133,7 @@ class ZkLockClientModeTests {
 					assertThat(users.getChildren().forPath(basePath(context) + "/shared")).hasSize(1);
 				}
 				assertThat(output).contains("zk-lock: sharing the application's CuratorFramework bean 'usersClient', "
-						+ "connected to " + server.connectString());
+						+ "connected to " + server.get().connectString());
 				assertThat(health(context).getDetails()).containsEntry("client",
 						Map.of("mode", "shared", "bean", "usersClient"));
 				assertThat(context.getBean(LocksEndpoint.class).locks().client())
@@ -173,7 +164,7 @@ class ZkLockClientModeTests {
 		try {
 			CuratorFramework[] dedicated = new CuratorFramework[1];
 			this.runner.withBean("usersClient", CuratorFramework.class, () -> users, NOT_CLOSED)
-				.withPropertyValues("zk-lock.connect-string=" + server.connectString())
+				.withPropertyValues("zk-lock.connect-string=" + server.get().connectString())
 				.run((context) -> {
 					ZkLockClient zkLockClient = context.getBean(ZkLockClient.class);
 					assertThat(zkLockClient.isShared()).isFalse();
@@ -195,7 +186,7 @@ class ZkLockClientModeTests {
 	void theChoiceDoesNotDependOnTheOrderInWhichClientsAreRegistered() {
 		// a client registered by an auto-configuration that runs after zk-lock's
 		this.runner.withConfiguration(AutoConfigurations.of(OtherLibraryAutoConfiguration.class))
-			.withPropertyValues("other.connect-string=" + server.connectString())
+			.withPropertyValues("other.connect-string=" + server.get().connectString())
 			.run((context) -> {
 				ZkLockClient zkLockClient = context.getBean(ZkLockClient.class);
 				assertThat(zkLockClient.getSharedBeanName()).isEqualTo("otherLibraryClient");
@@ -209,7 +200,7 @@ class ZkLockClientModeTests {
 		CuratorFramework users = startedClient();
 		try {
 			this.runner.withBean("usersClient", CuratorFramework.class, () -> users, NOT_CLOSED)
-				.withPropertyValues("zk-lock.client-mode=shared", "zk-lock.connect-string=" + server.connectString(),
+				.withPropertyValues("zk-lock.client-mode=shared", "zk-lock.connect-string=" + server.get().connectString(),
 						"zk-lock.session-timeout=20s")
 				.run((context) -> assertThat(context).getFailure()
 					.rootCause()
@@ -233,12 +224,12 @@ class ZkLockClientModeTests {
 
 	@Test
 	void noClientAndNoConnectStringNamesSpringCloudsConnectString() {
-		this.runner.withPropertyValues("spring.cloud.zookeeper.connect-string=" + server.connectString())
+		this.runner.withPropertyValues("spring.cloud.zookeeper.connect-string=" + server.get().connectString())
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
 				.isInstanceOf(ZkLockClientModeException.class)
 				.hasMessageContaining("zk-lock.connect-string is not set, while spring.cloud.zookeeper.connect-string='"
-						+ server.connectString() + "' is"));
+						+ server.get().connectString() + "' is"));
 	}
 
 	@Test
@@ -246,7 +237,7 @@ class ZkLockClientModeTests {
 		CuratorFramework users = startedClient();
 		try {
 			this.runner.withBean("usersClient", CuratorFramework.class, () -> users, NOT_CLOSED)
-				.withPropertyValues("zk-lock.client-mode=dedicated", "zk-lock.connect-string=" + server.connectString())
+				.withPropertyValues("zk-lock.client-mode=dedicated", "zk-lock.connect-string=" + server.get().connectString())
 				.run((context) -> assertThat(context.getBean(ZkLockClient.class).isShared()).isFalse());
 		}
 		finally {
@@ -289,7 +280,7 @@ class ZkLockClientModeTests {
 	}
 
 	private static CuratorFramework startedClient() {
-		CuratorFramework client = CuratorFrameworkFactory.newClient(server.connectString(), new RetryOneTime(100));
+		CuratorFramework client = CuratorFrameworkFactory.newClient(server.get().connectString(), new RetryOneTime(100));
 		client.start();
 		return client;
 	}
@@ -344,7 +335,7 @@ class ZkLockClientModeTests {
 		@ConditionalOnMissingBean
 		CuratorFramework otherLibraryClient(org.springframework.core.env.Environment environment) {
 			CuratorFramework client = CuratorFrameworkFactory.newClient(
-					environment.getProperty("other.connect-string", server.connectString()), new RetryOneTime(100));
+					environment.getProperty("other.connect-string", server.get().connectString()), new RetryOneTime(100));
 			client.start();
 			return client;
 		}

@@ -4,9 +4,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -18,6 +17,7 @@ import org.springframework.boot.test.context.assertj.AssertableApplicationContex
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.ContextConsumer;
 
+import dev.zklock.testsupport.ClassFixture;
 import dev.zklock.testsupport.InJvmZooKeeper;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -28,21 +28,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ZkLockPropertiesValidationTests {
 
-	private static InJvmZooKeeper server;
+	@RegisterExtension
+	static final ClassFixture<InJvmZooKeeper> server = ClassFixture.of(() -> InJvmZooKeeper.builder().start());
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(ZkLockAutoConfiguration.class))
-		.withPropertyValues("zk-lock.connect-string=" + server.connectString());
-
-	@BeforeAll
-	static void startServer() throws Exception {
-		server = InJvmZooKeeper.builder().start();
-	}
-
-	@AfterAll
-	static void stopServer() throws Exception {
-		server.close();
-	}
+		.withPropertyValues("zk-lock.connect-string=" + server.get().connectString());
 
 	@ParameterizedTest
 	@CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """

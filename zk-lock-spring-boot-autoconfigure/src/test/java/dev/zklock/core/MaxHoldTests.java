@@ -7,7 +7,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -38,8 +37,6 @@ class MaxHoldTests extends AbstractZooKeeperTests {
 
 	private static final Duration CAP = Duration.ofMillis(300);
 
-	private CuratorLockManager other;
-
 	private final List<LockInfo> losses = new CopyOnWriteArrayList<>();
 
 	private final List<LockLossReason> reasons = new CopyOnWriteArrayList<>();
@@ -48,18 +45,12 @@ class MaxHoldTests extends AbstractZooKeeperTests {
 	private final List<Long> lostAfterMillis = new CopyOnWriteArrayList<>();
 
 	@BeforeEach
-	void createOtherInstance() {
-		this.other = new CuratorLockManager(client, this.basePath, Duration.ofSeconds(30));
+	void recordLosses() {
 		this.manager.addLockLossListener((lock, reason) -> {
 			this.lostAfterMillis.add(System.currentTimeMillis() - lock.since().toEpochMilli());
 			this.losses.add(lock);
 			this.reasons.add(reason);
 		});
-	}
-
-	@AfterEach
-	void closeOtherInstance() {
-		this.other.close();
 	}
 
 	@ParameterizedTest
@@ -95,7 +86,7 @@ class MaxHoldTests extends AbstractZooKeeperTests {
 		holder.start();
 		assertThat(acquired.await(20, TimeUnit.SECONDS)).isTrue();
 		long token = handle.get().fencingToken();
-		AsyncLockManager otherAsync = this.other.async(null);
+		AsyncLockManager otherAsync = otherManager().async(null);
 		LockMode next = (mode == LockMode.READ) ? LockMode.WRITE : mode;
 		AsyncLockHandle taken = otherAsync.acquire(request(next).build()).get(20, TimeUnit.SECONDS);
 		long now = System.nanoTime();
@@ -126,7 +117,7 @@ class MaxHoldTests extends AbstractZooKeeperTests {
 	void anAsynchronousHoldIsCappedByTheManagersDefault() throws Exception {
 		this.manager.setDefaultMaxHold(CAP);
 		AsyncLockHandle handle = this.asyncManager.acquire(request(LockMode.MUTEX).build()).get(20, TimeUnit.SECONDS);
-		AsyncLockHandle taken = this.other.async(null).acquire(request(LockMode.MUTEX).build()).get(20,
+		AsyncLockHandle taken = otherManager().async(null).acquire(request(LockMode.MUTEX).build()).get(20,
 				TimeUnit.SECONDS);
 		assertThat(taken.fencingToken()).isGreaterThan(handle.fencingToken());
 		assertThat(handle.isHeld()).isFalse();
@@ -148,7 +139,7 @@ class MaxHoldTests extends AbstractZooKeeperTests {
 		// a cancelled cap does not fire: the next hold of the key is not taken away after the old cap
 		this.manager.setDefaultMaxHold(null);
 		try (LockHandle handle = this.manager.acquire(request(LockMode.MUTEX).build())) {
-			CompletableFuture<AsyncLockHandle> waiter = this.other.async(null)
+			CompletableFuture<AsyncLockHandle> waiter = otherManager().async(null)
 				.acquire(request(LockMode.MUTEX).timeout(CAP.multipliedBy(3)).build());
 			assertThat(waiter.get(20, TimeUnit.SECONDS).isAcquired()).as("taken away although released in time")
 				.isFalse();

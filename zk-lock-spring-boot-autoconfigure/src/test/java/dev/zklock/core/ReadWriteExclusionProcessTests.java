@@ -1,22 +1,17 @@
 package dev.zklock.core;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.zklock.core.HolderTimeline.Hold;
-import dev.zklock.testsupport.ZooKeeperProcess;
+import dev.zklock.testsupport.ZooKeeperWorkers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -39,34 +34,10 @@ class ReadWriteExclusionProcessTests {
 
 	private static final long STARTUP_MILLIS = 90_000;
 
-	private static ZooKeeperProcess zookeeper;
-
-	@TempDir
-	Path directory;
+	@RegisterExtension
+	static final ZooKeeperWorkers workers = new ZooKeeperWorkers();
 
 	private final HolderTimeline timeline = new HolderTimeline();
-
-	private WorkerJvms workers;
-
-	@BeforeAll
-	static void startZooKeeper() {
-		zookeeper = ZooKeeperProcess.builder().start();
-	}
-
-	@AfterAll
-	static void stopZooKeeper() {
-		zookeeper.close();
-	}
-
-	@BeforeEach
-	void prepareWorkers() {
-		this.workers = new WorkerJvms(this.directory, this.timeline::accept);
-	}
-
-	@AfterEach
-	void killWorkers() {
-		this.workers.close();
-	}
 
 	@Test
 	void noWriterOverlapsAnotherHolderAcrossJvmsWithDowngrades() throws Exception {
@@ -98,19 +69,20 @@ class ReadWriteExclusionProcessTests {
 	private void run(long millis, boolean lastLocal, String... ids) throws InterruptedException {
 		for (int i = 0; i < ids.length; i++) {
 			boolean local = lastLocal && i == ids.length - 1;
-			this.workers.start(ids[i], ReadWriteWorker.class,
-					List.of("--id=" + ids[i], "--connect=" + zookeeper.connectString(), "--local=" + local));
+			workers.start(ids[i], ReadWriteWorker.class,
+					List.of("--id=" + ids[i], "--connect=" + workers.connectString(), "--local=" + local),
+					this.timeline::accept);
 		}
 		this.timeline.await("every worker ready",
-				(timeline) -> timeline.events("ready").size() == this.workers.size(), STARTUP_MILLIS);
+				(timeline) -> timeline.events("ready").size() == workers.size(), STARTUP_MILLIS);
 		long go = System.nanoTime();
-		this.workers.sendAll("go");
+		workers.sendAll("go");
 		long end = go + millis * 1_000_000;
 		this.timeline.await("an interval after " + millis + " ms",
 				(timeline) -> timeline.holds().stream().anyMatch((hold) -> hold.enter > end), millis + 30_000);
-		this.workers.sendAll("stop");
+		workers.sendAll("stop");
 		this.timeline.await("done from every worker",
-				(timeline) -> timeline.events("done").size() == this.workers.size(), 60_000);
+				(timeline) -> timeline.events("done").size() == workers.size(), 60_000);
 		assertThat(this.timeline.problems()).isEmpty();
 		assertThat(this.timeline.holds()).noneMatch(Hold::isOpen);
 	}

@@ -1,9 +1,7 @@
 package dev.zklock.core;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -14,18 +12,14 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
 import org.apache.zookeeper.data.Stat;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.zklock.core.HolderTimeline.Hold;
 import dev.zklock.core.HolderTimeline.Peak;
-import dev.zklock.testsupport.JvmProcess;
-import dev.zklock.testsupport.ZooKeeperProcess;
+import dev.zklock.testsupport.ZooKeeperWorkers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -58,35 +52,13 @@ class SemaphoreExclusionProcessTests {
 
 	private static final long SESSION_NANOS = SemaphoreWorker.SESSION_TIMEOUT.toNanos();
 
-	private static final List<String> JVM_OPTIONS = List.of("-Xmx96m", "-Xss512k", "-XX:+UseSerialGC",
-			"-XX:TieredStopAtLevel=1", "-XX:-UsePerfData");
-
-	private static ZooKeeperProcess zookeeper;
-
-	@TempDir
-	Path directory;
+	@RegisterExtension
+	static final ZooKeeperWorkers workers = new ZooKeeperWorkers();
 
 	private final HolderTimeline timeline = new HolderTimeline();
 
-	private final Map<String, JvmProcess> workers = new LinkedHashMap<>();
-
 	// the killed session's nodes, printed only: the test does not rely on the protocol's layout
 	private final List<String> deadNodes = new ArrayList<>();
-
-	@BeforeAll
-	static void startZooKeeper() {
-		zookeeper = ZooKeeperProcess.builder().start();
-	}
-
-	@AfterAll
-	static void stopZooKeeper() {
-		zookeeper.close();
-	}
-
-	@AfterEach
-	void killWorkers() {
-		this.workers.values().forEach(JvmProcess::kill);
-	}
 
 	@Test
 	void neverMoreThanThreeHoldersAcrossJvmsAndAKill() throws Exception {
@@ -96,12 +68,12 @@ class SemaphoreExclusionProcessTests {
 		long go = go();
 		awaitHoldAfter(go + millis(KILL_AFTER_MILLIS));
 		String victim = "b";
-		this.workers.get(victim).send("linger");
+		workers.worker(victim).send("linger");
 		this.timeline.await("the lingering hold of " + victim,
 				(timeline) -> timeline.holds().stream().anyMatch((hold) -> hold.linger), 10_000);
 		Hold lingering = this.timeline.holds().stream().filter((hold) -> hold.linger).findFirst().orElseThrow();
 		long killed = System.nanoTime();
-		this.workers.get(victim).kill();
+		workers.worker(victim).kill();
 		long[] seen = awaitNodesGone(lingering.session);
 		long lastSeen = seen[0];
 		long gone = seen[1];
@@ -165,7 +137,7 @@ class SemaphoreExclusionProcessTests {
 		awaitReady();
 		long go = go();
 		awaitHoldAfter(go + millis(CONTROL_MILLIS));
-		stop(List.copyOf(this.workers.keySet()));
+		stop(workers.ids());
 
 		assertThat(this.timeline.problems()).isEmpty();
 		List<Hold> holds = this.timeline.holds();
@@ -186,22 +158,14 @@ class SemaphoreExclusionProcessTests {
 	}
 
 	private void startWorker(String key, String id, boolean local) {
-		JvmProcess worker = JvmProcess.builder("semaphore worker " + id, SemaphoreWorker.class.getName())
-			.directory(this.directory)
-			.logFileName("worker-" + id + ".log")
-			.arguments(List.of("--id=" + id, "--connect=" + zookeeper.connectString(), "--key=" + key,
-					"--permits=" + PERMITS, "--local=" + local))
-			.jvmOptions(JVM_OPTIONS)
-			.outputListener(this.timeline::accept)
-			.build();
-		this.workers.put(id, worker);
-		worker.start();
+		workers.start(id, SemaphoreWorker.class, List.of("--id=" + id, "--connect=" + workers.connectString(),
+				"--key=" + key, "--permits=" + PERMITS, "--local=" + local), this.timeline::accept);
 	}
 
 	private void awaitReady() {
 		try {
 			this.timeline.await("every worker ready",
-					(timeline) -> timeline.events("ready").size() == this.workers.size(), STARTUP_MILLIS);
+					(timeline) -> timeline.events("ready").size() == workers.size(), STARTUP_MILLIS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -211,7 +175,7 @@ class SemaphoreExclusionProcessTests {
 
 	private long go() {
 		long go = System.nanoTime();
-		this.workers.values().forEach((worker) -> worker.send("go"));
+		workers.sendAll("go");
 		return go;
 	}
 
@@ -221,14 +185,14 @@ class SemaphoreExclusionProcessTests {
 	}
 
 	private void stop(List<String> ids) throws InterruptedException {
-		ids.forEach((id) -> this.workers.get(id).send("stop"));
+		ids.forEach((id) -> workers.worker(id).send("stop"));
 		this.timeline.await("done from " + ids, (timeline) -> timeline.events("done").size() == ids.size(), 60_000);
 	}
 
 	// watch the victim session's nodes, wherever the protocol keeps them, until they go
 	private long[] awaitNodesGone(String session) throws Exception {
 		long[] seen = new long[2];
-		try (CuratorFramework client = CuratorFrameworkFactory.newClient(zookeeper.connectString(),
+		try (CuratorFramework client = CuratorFrameworkFactory.newClient(workers.connectString(),
 				new RetryOneTime(100))) {
 			client.start();
 			assertThat(client.blockUntilConnected(10, TimeUnit.SECONDS)).isTrue();

@@ -8,9 +8,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.framework.state.SessionConnectionStateErrorPolicy;
-import org.apache.curator.retry.RetryOneTime;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -26,8 +23,6 @@ import dev.zklock.LeadershipGrantedEvent;
 import dev.zklock.LeadershipRevocationReason;
 import dev.zklock.LockContext;
 import dev.zklock.aop.TestZooKeeper;
-import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
-import dev.zklock.autoconfigure.ZkLockAutoConfiguration;
 import dev.zklock.autoconfigure.ZkLockLeaderAutoConfiguration;
 import dev.zklock.testsupport.ZooKeeperSessions;
 
@@ -55,11 +50,7 @@ class LeaderElectionTests {
 	}
 
 	private ApplicationContextRunner instance(String name) {
-		return TestZooKeeper.contextRunner()
-			.withConfiguration(AutoConfigurations.of(ZkLockLeaderAutoConfiguration.class))
-			.withBean(PollerJob.class)
-			.withBean(LeadershipRecorder.class)
-			.withPropertyValues("zk-lock.base-path=" + this.basePath, "spring.application.name=" + name);
+		return LeaderInstances.instance(this.basePath, name);
 	}
 
 	// the runner of a second instance, once the first leads
@@ -144,22 +135,7 @@ class LeaderElectionTests {
 
 	@Test
 	void underTheLostPolicyALostSessionRevokesTheLeader() {
-		ApplicationContextRunner lostPolicy = new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(ZkLockAutoConfiguration.class,
-					DistributedLockAutoConfiguration.class, ZkLockLeaderAutoConfiguration.class))
-			.withBean(PollerJob.class)
-			.withBean(LeadershipRecorder.class)
-			.withPropertyValues("zk-lock.base-path=" + this.basePath)
-			.withBean(CuratorFramework.class, () -> {
-			CuratorFramework client = CuratorFrameworkFactory.builder()
-				.connectString(TestZooKeeper.connectString())
-				.retryPolicy(new RetryOneTime(100))
-				.connectionStateErrorPolicy(new SessionConnectionStateErrorPolicy())
-				.build();
-			client.start();
-			return client;
-		}, (definition) -> definition.setDestroyMethodName("close"));
-		assertRevokedAndRejoined(lostPolicy, LeadershipRevocationReason.CONNECTION_LOST);
+		assertRevokedAndRejoined(LeaderInstances.lostPolicyInstance(this.basePath), LeadershipRevocationReason.CONNECTION_LOST);
 	}
 
 	private void assertRevokedAndRejoined(ApplicationContextRunner instance, LeadershipRevocationReason reason) {

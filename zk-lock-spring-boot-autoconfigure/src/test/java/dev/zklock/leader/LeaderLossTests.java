@@ -10,15 +10,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.framework.state.SessionConnectionStateErrorPolicy;
-import org.apache.curator.retry.RetryOneTime;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContext;
 
@@ -26,9 +22,6 @@ import dev.zklock.LeaderElection;
 import dev.zklock.LeadershipRevocationReason;
 import dev.zklock.LockContext;
 import dev.zklock.aop.TestZooKeeper;
-import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
-import dev.zklock.autoconfigure.ZkLockAutoConfiguration;
-import dev.zklock.autoconfigure.ZkLockLeaderAutoConfiguration;
 import dev.zklock.core.ManualPauseDetectors;
 import dev.zklock.core.PauseDetector;
 import dev.zklock.testsupport.ZooKeeperSessions;
@@ -57,31 +50,12 @@ class LeaderLossTests {
 		this.runner.shutdownNow();
 	}
 
-	private ApplicationContextRunner instance(String name) {
-		return TestZooKeeper.contextRunner()
-			.withConfiguration(AutoConfigurations.of(ZkLockLeaderAutoConfiguration.class))
-			.withBean(PollerJob.class)
-			.withBean(LeadershipRecorder.class)
-			.withPropertyValues("zk-lock.base-path=" + this.basePath, "spring.application.name=" + name);
+	private ApplicationContextRunner lostPolicyInstance() {
+		return LeaderInstances.lostPolicyInstance(this.basePath);
 	}
 
-	// the connection-loss-policy LOST: the client counts only a lost session as an error
-	private ApplicationContextRunner lostPolicyInstance() {
-		return new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(ZkLockAutoConfiguration.class,
-					DistributedLockAutoConfiguration.class, ZkLockLeaderAutoConfiguration.class))
-			.withBean(PollerJob.class)
-			.withBean(LeadershipRecorder.class)
-			.withPropertyValues("zk-lock.base-path=" + this.basePath)
-			.withBean(CuratorFramework.class, () -> {
-				CuratorFramework client = CuratorFrameworkFactory.builder()
-					.connectString(TestZooKeeper.connectString())
-					.retryPolicy(new RetryOneTime(100))
-					.connectionStateErrorPolicy(new SessionConnectionStateErrorPolicy())
-					.build();
-				client.start();
-				return client;
-			}, (definition) -> definition.setDestroyMethodName("close"));
+	private ApplicationContextRunner instance(String name) {
+		return LeaderInstances.instance(this.basePath, name);
 	}
 
 	@Test

@@ -3,9 +3,8 @@ package dev.zklock.leader;
 import java.time.Duration;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -16,6 +15,7 @@ import dev.zklock.aop.TestZooKeeper;
 import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
 import dev.zklock.autoconfigure.ZkLockAutoConfiguration;
 import dev.zklock.autoconfigure.ZkLockLeaderAutoConfiguration;
+import dev.zklock.testsupport.ClassFixture;
 import dev.zklock.testsupport.StoppableZooKeeper;
 import dev.zklock.testsupport.ZooKeeperSessions;
 
@@ -32,24 +32,15 @@ class LeaderReconnectTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(30);
 
-	private static StoppableZooKeeper server;
-
-	@BeforeAll
-	static void startServer() {
-		server = StoppableZooKeeper.start();
-	}
-
-	@AfterAll
-	static void stopServer() {
-		server.close();
-	}
+	@RegisterExtension
+	static final ClassFixture<StoppableZooKeeper> server = ClassFixture.of(StoppableZooKeeper::start);
 
 	@Test
 	void suspensionRevokesAndTheSameSessionJoinsAgain() {
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(ZkLockAutoConfiguration.class,
 					DistributedLockAutoConfiguration.class, ZkLockLeaderAutoConfiguration.class))
-			.withBean(CuratorFramework.class, () -> server.newClient(8_000),
+			.withBean(CuratorFramework.class, () -> server.get().newClient(8_000),
 					(definition) -> definition.setDestroyMethodName("close"))
 			.withBean(PollerJob.class)
 			.withBean(LeadershipRecorder.class)
@@ -62,14 +53,14 @@ class LeaderReconnectTests {
 				CuratorFramework client = context.getBean(CuratorFramework.class);
 				long session = ZooKeeperSessions.sessionId(client);
 
-				server.stop();
+				server.get().stop();
 				await().atMost(WAIT).until(() -> events.revoked.size() == 1);
 				assertThat(election.isLeader(PollerJob.ROLE)).isFalse();
 				// while ZooKeeper is down a non-leader skips at once, as a try with timeout 0 must (#28)
 				long start = System.nanoTime();
 				assertThat(context.getBean(PollerJob.class).poll(null)).isEmpty();
 				assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(250));
-				server.restart();
+				server.get().restart();
 
 				assertThat(election.awaitLeadership(PollerJob.ROLE, WAIT)).isTrue();
 				assertThat(ZooKeeperSessions.sessionId(client)).isEqualTo(session);

@@ -4,10 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.Banner;
-import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -19,6 +16,7 @@ import dev.zklock.LeadershipGrantedEvent;
 import dev.zklock.LeadershipRevokedEvent;
 import dev.zklock.LockContext;
 import dev.zklock.annotation.Leader;
+import dev.zklock.aop.WorkerApplications;
 import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
 import dev.zklock.autoconfigure.ZkLockAutoConfiguration;
 import dev.zklock.autoconfigure.ZkLockLeaderAutoConfiguration;
@@ -42,11 +40,7 @@ public final class LeaderWorker {
 	}
 
 	public static void main(String[] args) throws Exception {
-		Map<String, String> arguments = new LinkedHashMap<>();
-		for (String arg : args) {
-			int equals = arg.indexOf('=');
-			arguments.put(arg.substring(2, equals), arg.substring(equals + 1));
-		}
+		Map<String, String> arguments = WorkerApplications.arguments(args);
 		String id = arguments.get("id");
 		Map<String, Object> properties = new LinkedHashMap<>();
 		properties.put("spring.application.name", id);
@@ -54,13 +48,7 @@ public final class LeaderWorker {
 		properties.put("zk-lock.session-timeout", "4s");
 		properties.put("zk-lock.base-path", "/leader-processes");
 		properties.put("zk-lock.startup.wait", "30s");
-		properties.put("spring.main.register-shutdown-hook", "false");
-		properties.put("spring.docker.compose.enabled", "false");
-		ConfigurableApplicationContext context = new SpringApplicationBuilder(WorkerConfiguration.class)
-			.web(WebApplicationType.NONE)
-			.bannerMode(Banner.Mode.OFF)
-			.logStartupInfo(false)
-			.properties(properties)
+		ConfigurableApplicationContext context = WorkerApplications.builder(WorkerConfiguration.class, properties)
 			.run();
 		WorkerEvents.emit("ready", "id", id);
 		Reporter reporter = context.getBean(Reporter.class);

@@ -1,12 +1,7 @@
 package dev.zklock.leader;
 
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -23,7 +18,6 @@ import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.json.JsonParserFactory;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -33,6 +27,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import dev.zklock.LeaderElection;
+import dev.zklock.actuate.ActuatorHttp;
 import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
 import dev.zklock.autoconfigure.ZkLockAutoConfiguration;
 import dev.zklock.autoconfigure.ZkLockLeaderAutoConfiguration;
@@ -61,15 +56,11 @@ class LeadersEndpointWebTests {
 
 	private static final String BASE_PATH = "/leaders-web-" + UUID.randomUUID();
 
-	private static final Path SAMPLES = Path.of("target", "monitoring-samples");
-
-	private final HttpClient http = HttpClient.newHttpClient();
+	@Autowired
+	private LeaderElection election;
 
 	@LocalServerPort
 	private int port;
-
-	@Autowired
-	private LeaderElection election;
 
 	@DynamicPropertySource
 	static void zooKeeper(DynamicPropertyRegistry registry) {
@@ -152,7 +143,7 @@ class LeadersEndpointWebTests {
 	@ParameterizedTest
 	@ValueSource(strings = { "nobody", "%2E%2E", "..%2F..", "%2Fzookeeper", "zookeeper" })
 	void anUnknownRoleIsNotFound(String role) throws Exception {
-		HttpResponse<String> response = get("/actuator/leaders/" + role);
+		HttpResponse<String> response = ActuatorHttp.get(this.port, "/actuator/leaders/" + role);
 		assertThat(response.statusCode()).as("GET /actuator/leaders/%s: %s", role, response.body()).isIn(400, 404);
 		if (role.equals("nobody")) {
 			assertThat(response.statusCode()).isEqualTo(404);
@@ -160,21 +151,7 @@ class LeadersEndpointWebTests {
 	}
 
 	private Map<String, Object> getJson(String path, String sample) throws IOException, InterruptedException {
-		HttpResponse<String> response = get(path);
-		assertThat(response.statusCode()).as("GET %s: %s", path, response.body()).isEqualTo(200);
-		if (sample != null) {
-			Files.createDirectories(SAMPLES);
-			Files.writeString(SAMPLES.resolve(sample), response.body());
-		}
-		return JsonParserFactory.getJsonParser().parseMap(response.body());
-	}
-
-	private HttpResponse<String> get(String path) throws IOException, InterruptedException {
-		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
-			.timeout(Duration.ofSeconds(10))
-			.GET()
-			.build();
-		return this.http.send(request, HttpResponse.BodyHandlers.ofString());
+		return ActuatorHttp.getJson(this.port, path, sample);
 	}
 
 	// the sequence number ZooKeeper appended to a node name

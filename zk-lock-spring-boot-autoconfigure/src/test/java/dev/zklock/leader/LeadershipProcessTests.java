@@ -1,10 +1,7 @@
 package dev.zklock.leader;
 
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -12,16 +9,12 @@ import java.util.function.Predicate;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.zklock.LeadershipRevocationReason;
 import dev.zklock.leader.LeaderTimeline.Event;
-import dev.zklock.testsupport.JvmProcess;
-import dev.zklock.testsupport.ZooKeeperProcess;
+import dev.zklock.testsupport.ZooKeeperWorkers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -43,29 +36,10 @@ class LeadershipProcessTests {
 	private static final List<String> JVM_OPTIONS = List.of("-Xmx128m", "-Xss512k", "-XX:+UseSerialGC",
 			"-XX:TieredStopAtLevel=1", "-XX:-UsePerfData");
 
-	private static ZooKeeperProcess zookeeper;
-
-	@TempDir
-	Path directory;
+	@RegisterExtension
+	static final ZooKeeperWorkers workers = new ZooKeeperWorkers(JVM_OPTIONS);
 
 	private final LeaderTimeline timeline = new LeaderTimeline();
-
-	private final Map<String, JvmProcess> workers = new LinkedHashMap<>();
-
-	@BeforeAll
-	static void startZooKeeper() {
-		zookeeper = ZooKeeperProcess.builder().start();
-	}
-
-	@AfterAll
-	static void stopZooKeeper() {
-		zookeeper.close();
-	}
-
-	@AfterEach
-	void killWorkers() {
-		this.workers.values().forEach(JvmProcess::kill);
-	}
 
 	@Test
 	void oneLeaderAtATimeAndNoDoubleRunsAcrossAKill() throws Exception {
@@ -74,7 +48,7 @@ class LeadershipProcessTests {
 		long windowStart = System.currentTimeMillis();
 		this.timeline.await((event) -> event.type().equals("run") && event.start() >= windowStart + 10_000, 30_000);
 		String leader = currentLeader();
-		this.workers.get(leader).kill();
+		workers.worker(leader).kill();
 		long killedAt = System.currentTimeMillis();
 		this.timeline.killed(leader, killedAt);
 		Event takeOver = this.timeline.await(granted().and((event) -> !event.worker().equals(leader)),
@@ -98,37 +72,37 @@ class LeadershipProcessTests {
 		Event first = this.timeline.await(granted(), STARTUP_MILLIS);
 		String leader = first.worker();
 		long exitSent = System.currentTimeMillis();
-		this.workers.get(leader).send("exit");
+		workers.worker(leader).send("exit");
 		Event second = this.timeline.await(granted().and((event) -> !event.worker().equals(leader)), 10_000);
 		assertThat(second.at() - exitSent).as("take-over after graceful shutdown, ms").isLessThan(1_000);
 		Event shutdown = this.timeline.await(revoked(leader, first.token()), 10_000);
 		assertThat(shutdown.reason()).isEqualTo(LeadershipRevocationReason.SHUTDOWN.name());
 		assertThat(shutdown.at()).isLessThanOrEqualTo(second.at());
-		assertThat(this.workers.get(leader).awaitExit(Duration.ofSeconds(30))).isZero();
+		assertThat(workers.worker(leader).awaitExit(Duration.ofSeconds(30))).isZero();
 
 		String paused = second.worker();
-		this.workers.get(paused).pause();
+		workers.worker(paused).pause();
 		long pausedAt = System.currentTimeMillis();
 		Event third = this.timeline.await(granted().and((event) -> !Set.of(leader, paused).contains(event.worker())),
 				SESSION_MILLIS + 20_000);
 		this.timeline.await((event) -> event.type().equals("run") && event.token() == third.token(), 10_000);
-		this.workers.get(paused).resume();
+		workers.worker(paused).resume();
 		Event lost = this.timeline.await(revoked(paused, second.token()), 30_000);
 		assertThat(lost.at()).isGreaterThan(third.at());
 		// whichever state Curator reports first after the resume
 		assertThat(lost.reason()).isIn(LeadershipRevocationReason.CONNECTION_SUSPENDED.name(),
 				LeadershipRevocationReason.CONNECTION_LOST.name());
-		this.workers.get(paused).send("write");
+		workers.worker(paused).send("write");
 		Event late = this.timeline.await(lateWrite(paused), 10_000);
 		assertThat(late.token()).isEqualTo(second.token());
 		assertThat(this.timeline.rejectedWrites()).contains(late);
 		// control: the fence accepts the current leader's write
-		this.workers.get(third.worker()).send("write");
+		workers.worker(third.worker()).send("write");
 		Event current = this.timeline.await(lateWrite(third.worker()), 10_000);
 		assertThat(this.timeline.rejectedWrites()).doesNotContain(current);
 		assertThat(this.timeline.leadershipProblems(Set.of(paused))).isEmpty();
 		// the old leader joined the queue again, behind the new one
-		try (CuratorFramework client = CuratorFrameworkFactory.newClient(zookeeper.connectString(),
+		try (CuratorFramework client = CuratorFrameworkFactory.newClient(workers.connectString(),
 				new RetryOneTime(100))) {
 			client.start();
 			assertThat(client.blockUntilConnected(10, TimeUnit.SECONDS)).isTrue();
@@ -142,15 +116,8 @@ class LeadershipProcessTests {
 
 	private void startWorkers(String... ids) {
 		for (String id : ids) {
-			JvmProcess worker = JvmProcess.builder("leader worker " + id, LeaderWorker.class.getName())
-				.directory(this.directory)
-				.logFileName("worker-" + id + ".log")
-				.arguments(List.of("--id=" + id, "--connect=" + zookeeper.connectString()))
-				.jvmOptions(JVM_OPTIONS)
-				.outputListener(this.timeline::accept)
-				.build();
-			this.workers.put(id, worker);
-			worker.start();
+			workers.start(id, LeaderWorker.class, List.of("--id=" + id, "--connect=" + workers.connectString()),
+					this.timeline::accept);
 		}
 		for (String id : ids) {
 			try {
@@ -162,7 +129,7 @@ class LeadershipProcessTests {
 				throw new IllegalStateException(ex);
 			}
 			catch (AssertionError ex) {
-				throw new AssertionError(this.workers.get(id).diagnostics(), ex);
+				throw new AssertionError(workers.worker(id).diagnostics(), ex);
 			}
 		}
 	}

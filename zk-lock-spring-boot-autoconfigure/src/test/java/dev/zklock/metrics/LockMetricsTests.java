@@ -19,10 +19,9 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,6 +43,7 @@ import dev.zklock.autoconfigure.ZkLockAutoConfiguration;
 import dev.zklock.autoconfigure.ZkLockMetricsAutoConfiguration;
 import dev.zklock.core.LockManager;
 import dev.zklock.core.OtherInstance;
+import dev.zklock.testsupport.ClassFixture;
 import dev.zklock.testsupport.StoppableZooKeeper;
 import dev.zklock.testsupport.TestThreads;
 
@@ -59,7 +59,8 @@ class LockMetricsTests {
 
 	private static final Logger logger = LoggerFactory.getLogger(LockMetricsTests.class);
 
-	private static StoppableZooKeeper server;
+	@RegisterExtension
+	static final ClassFixture<StoppableZooKeeper> server = ClassFixture.of(StoppableZooKeeper::start);
 
 	private final String basePath = "/metrics-" + UUID.randomUUID();
 
@@ -67,7 +68,7 @@ class LockMetricsTests {
 		.withConfiguration(
 				AutoConfigurations.of(ZkLockAutoConfiguration.class, DistributedLockAutoConfiguration.class,
 						ZkLockMetricsAutoConfiguration.class))
-		.withBean(CuratorFramework.class, () -> server.newClient(30_000),
+		.withBean(CuratorFramework.class, () -> server.get().newClient(30_000),
 				(definition) -> definition.setDestroyMethodName("close"))
 		.withUserConfiguration(ServiceConfiguration.class)
 		.withPropertyValues("zk-lock.base-path=" + this.basePath);
@@ -76,16 +77,6 @@ class LockMetricsTests {
 			SimpleMeterRegistry::new);
 
 	private final TestThreads threads = new TestThreads("holder");
-
-	@BeforeAll
-	static void startServer() {
-		server = StoppableZooKeeper.start();
-	}
-
-	@AfterAll
-	static void stopServer() {
-		server.close();
-	}
 
 	@AfterEach
 	void stopThreads() {
@@ -115,7 +106,7 @@ class LockMetricsTests {
 		this.contextRunner.run((context) -> {
 			Stock stock = context.getBean(Stock.class);
 			MeterRegistry registry = context.getBean(MeterRegistry.class);
-			try (OtherInstance other = new OtherInstance(server, this.basePath);
+			try (OtherInstance other = new OtherInstance(server.get(), this.basePath);
 					OtherInstance.Holder holder = other.hold(LockRequest.named("stock").keys("a").build(), "other")) {
 				assertThatExceptionOfType(LockTimeoutException.class).isThrownBy(() -> stock.reserveOrFail("a"));
 				assertThat(stock.reserveOrSkip("a")).isNull();
@@ -213,7 +204,7 @@ class LockMetricsTests {
 				assertThat(stock.reserve("a", 0)).isEqualTo("reserved a");
 				assertThat(context.getBean(LockTemplate.class).execute(LockRequest.named("stock").keys("a").build(),
 						() -> "template")).isEqualTo("template");
-				try (OtherInstance other = new OtherInstance(server, this.basePath);
+				try (OtherInstance other = new OtherInstance(server.get(), this.basePath);
 						OtherInstance.Holder holder = other.hold(
 								LockRequest.named("stock").keys("a").timeout(Duration.ZERO).build(), "other")) {
 					assertThat(holder).isNotNull();

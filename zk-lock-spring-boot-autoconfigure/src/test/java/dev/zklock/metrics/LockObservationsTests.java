@@ -13,9 +13,8 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -31,6 +30,7 @@ import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
 import dev.zklock.autoconfigure.ZkLockAutoConfiguration;
 import dev.zklock.autoconfigure.ZkLockObservationAutoConfiguration;
 import dev.zklock.core.OtherInstance;
+import dev.zklock.testsupport.ClassFixture;
 import dev.zklock.testsupport.StoppableZooKeeper;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -42,27 +42,18 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 class LockObservationsTests {
 
-	private static StoppableZooKeeper server;
+	@RegisterExtension
+	static final ClassFixture<StoppableZooKeeper> server = ClassFixture.of(StoppableZooKeeper::start);
 
 	private final String basePath = "/observations-" + UUID.randomUUID();
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(ZkLockAutoConfiguration.class, DistributedLockAutoConfiguration.class,
 				ZkLockObservationAutoConfiguration.class))
-		.withBean(CuratorFramework.class, () -> server.newClient(30_000),
+		.withBean(CuratorFramework.class, () -> server.get().newClient(30_000),
 				(definition) -> definition.setDestroyMethodName("close"))
 		.withUserConfiguration(ObservationConfiguration.class)
 		.withPropertyValues("zk-lock.base-path=" + this.basePath);
-
-	@BeforeAll
-	static void startServer() {
-		server = StoppableZooKeeper.start();
-	}
-
-	@AfterAll
-	static void stopServer() {
-		server.close();
-	}
 
 	@Test
 	void observesAcquireAndHoldWithTheMethodInScope() {
@@ -87,7 +78,7 @@ class LockObservationsTests {
 		this.contextRunner.run((context) -> {
 			Ledger ledger = context.getBean(Ledger.class);
 			RecordingHandler handler = context.getBean(RecordingHandler.class);
-			try (OtherInstance other = new OtherInstance(server, this.basePath);
+			try (OtherInstance other = new OtherInstance(server.get(), this.basePath);
 					OtherInstance.Holder holder = other.hold(
 							LockRequest.named("ledger").keys("acct-1").mode(LockMode.WRITE).build(), "other")) {
 				assertThatExceptionOfType(LockTimeoutException.class).isThrownBy(() -> ledger.postOrFail("acct-1"));

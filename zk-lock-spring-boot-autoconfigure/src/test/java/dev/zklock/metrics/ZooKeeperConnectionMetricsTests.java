@@ -5,10 +5,10 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
+import dev.zklock.testsupport.ClassFixture;
 import dev.zklock.testsupport.InJvmZooKeeper;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -21,21 +21,12 @@ import static org.awaitility.Awaitility.await;
  */
 class ZooKeeperConnectionMetricsTests {
 
-	private static InJvmZooKeeper server;
-
-	@BeforeAll
-	static void startServer() {
-		server = InJvmZooKeeper.builder().start();
-	}
-
-	@AfterAll
-	static void stopServer() {
-		server.close();
-	}
+	@RegisterExtension
+	static final ClassFixture<InJvmZooKeeper> server = ClassFixture.of(() -> InJvmZooKeeper.builder().start());
 
 	@Test
 	void aSharedClientIsCountedOncePerRegistry() throws Exception {
-		CuratorFramework client = CuratorFrameworkFactory.newClient(server.connectString(), new RetryOneTime(100));
+		CuratorFramework client = CuratorFrameworkFactory.newClient(server.get().connectString(), new RetryOneTime(100));
 		client.start();
 		SimpleMeterRegistry registry = new SimpleMeterRegistry();
 		SimpleMeterRegistry other = new SimpleMeterRegistry();
@@ -59,7 +50,7 @@ class ZooKeeperConnectionMetricsTests {
 
 	@Test
 	void closingTheCountingInstanceLetsAnotherCountTheClientAgain() throws Exception {
-		CuratorFramework client = CuratorFrameworkFactory.newClient(server.connectString(), new RetryOneTime(100));
+		CuratorFramework client = CuratorFrameworkFactory.newClient(server.get().connectString(), new RetryOneTime(100));
 		client.start();
 		SimpleMeterRegistry registry = new SimpleMeterRegistry();
 		try {

@@ -10,10 +10,9 @@ import java.util.concurrent.TimeUnit;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -25,9 +24,10 @@ import dev.zklock.LockRequest;
 import dev.zklock.LockTemplate;
 import dev.zklock.annotation.DistributedLock;
 import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
-import dev.zklock.autoconfigure.ZkLockAutoConfiguration;
 import dev.zklock.autoconfigure.LockHoldWarningAutoConfiguration;
+import dev.zklock.autoconfigure.ZkLockAutoConfiguration;
 import dev.zklock.autoconfigure.ZkLockMetricsAutoConfiguration;
+import dev.zklock.testsupport.ClassFixture;
 import dev.zklock.testsupport.StoppableZooKeeper;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -44,24 +44,15 @@ class LockHoldMonitorTests {
 
 	private static final String ASYNC_WARNING = "has been held by thread 'async'";
 
-	private static StoppableZooKeeper server;
+	@RegisterExtension
+	static final ClassFixture<StoppableZooKeeper> server = ClassFixture.of(StoppableZooKeeper::start);
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(ZkLockAutoConfiguration.class, DistributedLockAutoConfiguration.class,
 				LockHoldWarningAutoConfiguration.class, ZkLockMetricsAutoConfiguration.class))
-		.withBean(CuratorFramework.class, () -> server.newClient(30_000),
+		.withBean(CuratorFramework.class, () -> server.get().newClient(30_000),
 				(definition) -> definition.setDestroyMethodName("close"))
 		.withPropertyValues("zk-lock.base-path=/holds-" + UUID.randomUUID(), "zk-lock.hold-warning=200ms");
-
-	@BeforeAll
-	static void startServer() {
-		server = StoppableZooKeeper.start();
-	}
-
-	@AfterAll
-	static void stopServer() {
-		server.close();
-	}
 
 	@Test
 	void aLongHoldIsLoggedOnceAndCounted(CapturedOutput output) {
@@ -126,7 +117,7 @@ class LockHoldMonitorTests {
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(ZkLockAutoConfiguration.class, DistributedLockAutoConfiguration.class,
 					LockHoldWarningAutoConfiguration.class))
-			.withBean(CuratorFramework.class, () -> server.newClient(30_000),
+			.withBean(CuratorFramework.class, () -> server.get().newClient(30_000),
 					(definition) -> definition.setDestroyMethodName("close"))
 			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(LockHoldMonitor.class));
 	}

@@ -4,7 +4,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.apache.zookeeper.server.embedded.ExitHandler;
@@ -31,10 +30,6 @@ import org.jspecify.annotations.Nullable;
  */
 public final class InJvmZooKeeper implements AutoCloseable {
 
-	private static final String CHECK_INTERVAL_PROPERTY = "znode.container.checkIntervalMs";
-
-	private static final String MAX_PER_MINUTE_PROPERTY = "znode.container.maxPerMinute";
-
 	private static final Object startLock = new Object();
 
 	private final Path directory;
@@ -55,10 +50,9 @@ public final class InJvmZooKeeper implements AutoCloseable {
 		this.directory = Directories.createTemporary(builder.parentDirectory, "zk-lock-in-jvm-");
 		this.dataDirectory = Directories.create(this.directory.resolve("data"));
 		this.port = (builder.port != 0) ? builder.port : FreePorts.next();
-		this.config = ZooKeeperConfig.server(builder.tickTime, this.dataDirectory.toString(), this.port)
-			.setAll(builder.settings);
+		this.config = builder.config(this.dataDirectory.toString(), this.port, Map.of());
 		this.sweepProperties = builder.sweepProperties();
-		this.startupTimeout = builder.startupTimeout;
+		this.startupTimeout = builder.startupTimeout();
 	}
 
 	/**
@@ -120,6 +114,8 @@ public final class InJvmZooKeeper implements AutoCloseable {
 					.build();
 				embedded.start(this.startupTimeout.toMillis());
 				this.server = embedded;
+				ServerReadiness.await(this, this.startupTimeout, () -> FourLetterWords.mode(this.port),
+						ServerMode.STANDALONE::equals, null);
 			}
 			catch (Exception ex) {
 				throw new IllegalStateException("Could not start an in-JVM ZooKeeper server on " + connectString()
@@ -175,25 +171,16 @@ public final class InJvmZooKeeper implements AutoCloseable {
 	}
 
 	/**
-	 * Options of an in-JVM server.
+	 * Options of an in-JVM server: tick time 2 s, startup timeout 30 s.
 	 */
-	public static final class Builder {
-
-		private Duration tickTime = Duration.ofMillis(2000);
-
-		private @Nullable Duration containerCheckInterval;
-
-		private @Nullable Integer containerSweepsPerMinute;
-
-		private final Map<String, String> settings = new LinkedHashMap<>();
-
-		private Duration startupTimeout = Duration.ofSeconds(30);
+	public static final class Builder extends ServerOptions<Builder> {
 
 		private int port;
 
 		private @Nullable Path parentDirectory;
 
 		private Builder() {
+			super(Duration.ofMillis(2000), Duration.ofSeconds(30));
 		}
 
 		/**
@@ -219,84 +206,11 @@ public final class InJvmZooKeeper implements AutoCloseable {
 		}
 
 		/**
-		 * The server's tick time; session timeouts are clamped to 2 to 20 ticks.
-		 * @param tickTime the tick time, 2 s by default
-		 * @return this builder
-		 */
-		public Builder tickTime(Duration tickTime) {
-			this.tickTime = tickTime;
-			return this;
-		}
-
-		/**
-		 * How often the server removes empty container nodes
-		 * ({@code znode.container.checkIntervalMs}, one minute by default).
-		 * @param interval the sweep interval
-		 * @return this builder
-		 */
-		public Builder containerCheckInterval(Duration interval) {
-			this.containerCheckInterval = interval;
-			return this;
-		}
-
-		/**
-		 * How many empty container nodes the server removes per minute at most
-		 * ({@code znode.container.maxPerMinute}, 10,000 by default).
-		 * @param maxPerMinute the limit
-		 * @return this builder
-		 */
-		public Builder containerSweepsPerMinute(int maxPerMinute) {
-			this.containerSweepsPerMinute = maxPerMinute;
-			return this;
-		}
-
-		/**
-		 * An extra {@code zoo.cfg} setting. Settings that ZooKeeper does not know become
-		 * {@code zookeeper.*} system properties of the whole JVM.
-		 * @param key the key
-		 * @param value the value
-		 * @return this builder
-		 */
-		public Builder setting(String key, String value) {
-			this.settings.put(key, value);
-			return this;
-		}
-
-		/**
-		 * The longest wait for the server to start.
-		 * @param startupTimeout the timeout, 30 s by default
-		 * @return this builder
-		 */
-		public Builder startupTimeout(Duration startupTimeout) {
-			this.startupTimeout = startupTimeout;
-			return this;
-		}
-
-		/**
 		 * Start the server.
 		 * @return the running server
 		 */
 		public InJvmZooKeeper start() {
-			InJvmZooKeeper zookeeper = new InJvmZooKeeper(this);
-			try {
-				zookeeper.start();
-			}
-			catch (RuntimeException ex) {
-				zookeeper.close();
-				throw ex;
-			}
-			return zookeeper;
-		}
-
-		private Map<String, String> sweepProperties() {
-			Map<String, String> properties = new HashMap<>();
-			if (this.containerCheckInterval != null) {
-				properties.put(CHECK_INTERVAL_PROPERTY, Long.toString(this.containerCheckInterval.toMillis()));
-			}
-			if (this.containerSweepsPerMinute != null) {
-				properties.put(MAX_PER_MINUTE_PROPERTY, Integer.toString(this.containerSweepsPerMinute));
-			}
-			return Map.copyOf(properties);
+			return startOrClose(new InJvmZooKeeper(this), InJvmZooKeeper::start);
 		}
 
 	}

@@ -1,16 +1,11 @@
 package dev.zklock.testsupport;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -82,18 +77,19 @@ public final class LoopbackFirewall implements AutoCloseable {
 			return "network partitions need Linux nftables, not " + System.getProperty("os.name");
 		}
 		for (String command : List.of("nft", "setpriv")) {
-			if (!onPath(command)) {
+			if (!NftCommands.onPath(command)) {
 				return "the '" + command + "' command is not installed (Debian: apt-get install "
 						+ (command.equals("nft") ? "nftables" : "util-linux") + ")";
 			}
 		}
-		String switched = run(List.of("setpriv", "--reuid=" + 3_000_000, "--regid=" + 3_000_000, "--clear-groups",
-				"--inh-caps=+dac_override,+dac_read_search", "--ambient-caps=+dac_override,+dac_read_search", "true"));
+		String switched = NftCommands.run(List.of("setpriv", "--reuid=" + 3_000_000, "--regid=" + 3_000_000,
+				"--clear-groups", "--inh-caps=+dac_override,+dac_read_search",
+				"--ambient-caps=+dac_override,+dac_read_search", "true"));
 		if (switched != null) {
 			return "processes cannot run as users of their own (needs root): setpriv failed: " + switched;
 		}
 		String probe = TABLE_PREFIX + "probe_" + ProcessHandle.current().pid();
-		Result created = nft("add table inet " + probe + "\ndelete table inet " + probe + "\n");
+		NftCommands.Result created = NftCommands.nft("add table inet " + probe + "\ndelete table inet " + probe + "\n");
 		if (created.status() != 0) {
 			return "nft cannot create a table (needs root or CAP_NET_ADMIN): " + created.output();
 		}
@@ -192,7 +188,7 @@ public final class LoopbackFirewall implements AutoCloseable {
 	 * @return the count
 	 */
 	public synchronized long droppedPackets() {
-		Result listing = nft("list chain inet " + this.table + " partition\n");
+		NftCommands.Result listing = NftCommands.nft("list chain inet " + this.table + " partition\n");
 		if (listing.status() != 0) {
 			throw new IllegalStateException("Could not list the cuts of " + this.table + ": " + listing.output());
 		}
@@ -244,7 +240,7 @@ public final class LoopbackFirewall implements AutoCloseable {
 	private synchronized void deleteTable() {
 		if (!this.closed) {
 			this.closed = true;
-			Result deleted = nft("delete table inet " + this.table + "\n");
+			NftCommands.Result deleted = NftCommands.nft("delete table inet " + this.table + "\n");
 			if (deleted.status() != 0 && !deleted.output().contains("No such file")) {
 				throw new IllegalStateException("Could not delete nftables table " + this.table + ": "
 						+ deleted.output() + "; delete it with 'nft delete table inet " + this.table + "'");
@@ -256,84 +252,24 @@ public final class LoopbackFirewall implements AutoCloseable {
 		if (this.closed) {
 			throw new IllegalStateException(this + " is closed");
 		}
-		Result result = nft(script);
+		NftCommands.Result result = NftCommands.nft(script);
 		if (result.status() != 0) {
 			throw new IllegalStateException("nft failed on\n" + script + result.output());
 		}
 	}
 
 	private static void deleteStaleTables() {
-		Matcher tables = TABLE.matcher(nft("list tables\n").output());
+		Matcher tables = TABLE.matcher(NftCommands.nft("list tables\n").output());
 		while (tables.find()) {
 			long pid = Long.parseLong(tables.group(2));
 			if (ProcessHandle.of(pid).isEmpty()) {
-				nft("delete table inet " + tables.group(1) + "\n");
+				NftCommands.nft("delete table inet " + tables.group(1) + "\n");
 			}
 		}
 	}
 
 	private static String set(Collection<Integer> values) {
 		return values.stream().map(String::valueOf).collect(Collectors.joining(", ", "{ ", " }"));
-	}
-
-	private static boolean onPath(String command) {
-		String path = System.getenv("PATH");
-		List<String> directories = new ArrayList<>((path != null) ? List.of(path.split(":")) : List.of());
-		directories.addAll(List.of("/usr/sbin", "/sbin"));
-		return directories.stream().anyMatch((directory) -> Files.isExecutable(Path.of(directory, command)));
-	}
-
-	// null when the command succeeded, else its output
-	private static @Nullable String run(List<String> command) {
-		try {
-			Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-			String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-			if (!process.waitFor(30, TimeUnit.SECONDS)) {
-				process.destroyForcibly();
-				return "did not finish within 30 s";
-			}
-			return (process.exitValue() == 0) ? null : output.trim();
-		}
-		catch (IOException ex) {
-			return ex.getMessage();
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return "interrupted";
-		}
-	}
-
-	private static Result nft(String script) {
-		try {
-			Process process = new ProcessBuilder(nftCommand(), "-f", "-").redirectErrorStream(true).start();
-			process.getOutputStream().write(script.getBytes(StandardCharsets.UTF_8));
-			process.getOutputStream().close();
-			String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-			if (!process.waitFor(30, TimeUnit.SECONDS)) {
-				process.destroyForcibly();
-				return new Result(-1, "nft did not finish within 30 s");
-			}
-			return new Result(process.exitValue(), output);
-		}
-		catch (IOException ex) {
-			return new Result(-1, "could not run nft: " + ex.getMessage());
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return new Result(-1, "interrupted while running nft");
-		}
-	}
-
-	private static String nftCommand() {
-		return List.of("/usr/sbin/nft", "/sbin/nft")
-			.stream()
-			.filter((candidate) -> Files.isExecutable(Path.of(candidate)))
-			.findFirst()
-			.orElse("nft");
-	}
-
-	private record Result(int status, String output) {
-
 	}
 
 }

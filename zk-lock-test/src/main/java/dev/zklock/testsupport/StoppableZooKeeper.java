@@ -1,7 +1,6 @@
 package dev.zklock.testsupport;
 
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -58,25 +57,12 @@ public final class StoppableZooKeeper implements AutoCloseable {
 	 * @return the client
 	 */
 	public CuratorFramework newClient(int sessionTimeoutMillis) {
-		CuratorFramework client = CuratorFrameworkFactory.builder()
+		return ClientConnections.started(CuratorFrameworkFactory.builder()
 			.connectString(connectString())
 			.sessionTimeoutMs(sessionTimeoutMillis)
 			.connectionTimeoutMs(1_000)
 			.retryPolicy(new RetryNTimes(Integer.MAX_VALUE, 100))
-			.build();
-		client.start();
-		try {
-			if (!client.blockUntilConnected(10, TimeUnit.SECONDS)) {
-				client.close();
-				throw new IllegalStateException("Test client did not connect to " + connectString());
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			client.close();
-			throw new IllegalStateException(ex);
-		}
-		return client;
+			.build(), Duration.ofSeconds(10));
 	}
 
 	@Override

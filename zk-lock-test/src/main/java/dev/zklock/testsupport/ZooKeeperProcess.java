@@ -2,11 +2,7 @@ package dev.zklock.testsupport;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-
-import org.jspecify.annotations.Nullable;
 
 /**
  * A standalone ZooKeeper server in its own JVM
@@ -26,36 +22,16 @@ import org.jspecify.annotations.Nullable;
  * }
  * </pre>
  */
-public final class ZooKeeperProcess implements AutoCloseable {
+public final class ZooKeeperProcess extends ZooKeeperServerJvm implements AutoCloseable {
 
 	private static final String MAIN_CLASS = "org.apache.zookeeper.server.ZooKeeperServerMain";
 
 	private final Path directory;
 
-	private final Path dataDirectory;
-
-	private final int port;
-
-	private final Duration startupTimeout;
-
-	private final JvmProcess server;
-
-	private ZooKeeperProcess(Builder builder) {
-		this.directory = Directories.createTemporary("zk-lock-process-");
-		this.dataDirectory = Directories.create(this.directory.resolve("data"));
-		this.port = FreePorts.next();
-		this.startupTimeout = builder.startupTimeout;
-		ZooKeeperConfig.server(builder.tickTime, this.dataDirectory.toString(), this.port)
-			.set("forceSync", builder.forceSync ? "yes" : "no")
-			.setAll(builder.settings)
-			.writeTo(this.directory.resolve("zoo.cfg"));
-		this.server = JvmProcess.builder("ZooKeeper process on port " + this.port, MAIN_CLASS)
-			.directory(this.directory)
-			.logFileName("server.log")
-			.arguments(List.of(this.directory.resolve("zoo.cfg").toString()))
-			.jvmOptions(builder.jvmOptions)
-			.systemProperties(builder.systemProperties())
-			.build();
+	private ZooKeeperProcess(JvmProcess server, int port, Path directory, Path dataDirectory,
+			Duration startupTimeout) {
+		super(server, port, dataDirectory, startupTimeout);
+		this.directory = directory;
 	}
 
 	/**
@@ -67,68 +43,11 @@ public final class ZooKeeperProcess implements AutoCloseable {
 	}
 
 	/**
-	 * The connection string, {@code 127.0.0.1:port}.
-	 * @return the connection string
-	 */
-	public String connectString() {
-		return "127.0.0.1:" + this.port;
-	}
-
-	/**
 	 * The client port on 127.0.0.1.
 	 * @return the port
 	 */
 	public int port() {
-		return this.port;
-	}
-
-	/**
-	 * The process id of the server JVM, the current one after a restart.
-	 * @return the pid
-	 */
-	public long pid() {
-		return this.server.pid();
-	}
-
-	/**
-	 * The data directory, kept across restarts.
-	 * @return the data directory
-	 */
-	public Path dataDirectory() {
-		return this.dataDirectory;
-	}
-
-	/**
-	 * The file that receives the server's output, appended to across restarts.
-	 * @return the log file
-	 */
-	public Path logFile() {
-		return this.server.logFile();
-	}
-
-	/**
-	 * Whether the server process is alive, paused or not.
-	 * @return whether it is alive
-	 */
-	public boolean isRunning() {
-		return this.server.isAlive();
-	}
-
-	/**
-	 * Whether the server process is paused.
-	 * @return whether it is paused
-	 */
-	public boolean isPaused() {
-		return this.server.isPaused();
-	}
-
-	/**
-	 * The mode that {@code srvr} reports, {@link ServerMode#UNREACHABLE} when the server
-	 * is not running or is paused.
-	 * @return the mode
-	 */
-	public ServerMode mode() {
-		return (isRunning() && !isPaused()) ? FourLetterWords.mode(this.port) : ServerMode.UNREACHABLE;
+		return clientPort();
 	}
 
 	/**
@@ -136,24 +55,8 @@ public final class ZooKeeperProcess implements AutoCloseable {
 	 * wait until it serves.
 	 */
 	public void start() {
-		if (!this.server.isAlive()) {
-			this.server.start();
-		}
+		launchIfNotRunning();
 		awaitServing();
-	}
-
-	/**
-	 * Kill the server with SIGKILL ({@code kill -9}) and wait until the process has gone.
-	 */
-	public void kill() {
-		this.server.kill();
-	}
-
-	/**
-	 * Stop the server with SIGTERM and wait until the process has gone.
-	 */
-	public void stop() {
-		this.server.stop();
 	}
 
 	/**
@@ -166,29 +69,11 @@ public final class ZooKeeperProcess implements AutoCloseable {
 	}
 
 	/**
-	 * Freeze the server with SIGSTOP: connections stay open but nothing is answered, as
-	 * in a long GC pause.
-	 */
-	public void pause() {
-		this.server.pause();
-	}
-
-	/**
-	 * Let a paused server go on with SIGCONT. Does not wait: call {@link #awaitServing()}
-	 * to wait until it answers again.
-	 */
-	public void resume() {
-		this.server.resume();
-	}
-
-	/**
 	 * Wait until the server answers {@code srvr} as a standalone server.
 	 */
+	@Override
 	public void awaitServing() {
-		Poll.until(this.server + " to serve on " + connectString(), this.startupTimeout, () -> {
-			this.server.requireNotExited();
-			return mode() == ServerMode.STANDALONE;
-		}, this.server::diagnostics);
+		awaitMode(ServerMode.STANDALONE::equals);
 	}
 
 	/**
@@ -196,7 +81,7 @@ public final class ZooKeeperProcess implements AutoCloseable {
 	 */
 	@Override
 	public void close() {
-		this.server.kill();
+		kill();
 		Directories.deleteRecursively(this.directory);
 	}
 
@@ -206,44 +91,14 @@ public final class ZooKeeperProcess implements AutoCloseable {
 	}
 
 	/**
-	 * Options of a standalone server process.
+	 * Options of a standalone server process: tick time 2 s, startup timeout 60 s.
 	 */
-	public static final class Builder {
-
-		private Duration tickTime = Duration.ofMillis(2000);
-
-		private @Nullable Duration containerCheckInterval;
+	public static final class Builder extends ServerJvmOptions<Builder> {
 
 		private boolean forceSync = true;
 
-		private List<String> jvmOptions = JvmProcess.DEFAULT_JVM_OPTIONS;
-
-		private final Map<String, String> settings = new LinkedHashMap<>();
-
-		private Duration startupTimeout = Duration.ofSeconds(60);
-
 		private Builder() {
-		}
-
-		/**
-		 * The server's tick time; session timeouts are clamped to 2 to 20 ticks.
-		 * @param tickTime the tick time, 2 s by default
-		 * @return this builder
-		 */
-		public Builder tickTime(Duration tickTime) {
-			this.tickTime = tickTime;
-			return this;
-		}
-
-		/**
-		 * How often the server removes empty container nodes
-		 * ({@code znode.container.checkIntervalMs}, one minute by default).
-		 * @param interval the sweep interval
-		 * @return this builder
-		 */
-		public Builder containerCheckInterval(Duration interval) {
-			this.containerCheckInterval = interval;
-			return this;
+			super(Duration.ofMillis(2000), Duration.ofSeconds(60));
 		}
 
 		/**
@@ -257,57 +112,18 @@ public final class ZooKeeperProcess implements AutoCloseable {
 		}
 
 		/**
-		 * The options of the server JVM, replacing the defaults ({@code -Xmx96m}, serial
-		 * GC, C1 only).
-		 * @param jvmOptions the JVM options
-		 * @return this builder
-		 */
-		public Builder jvmOptions(List<String> jvmOptions) {
-			this.jvmOptions = List.copyOf(jvmOptions);
-			return this;
-		}
-
-		/**
-		 * An extra {@code zoo.cfg} setting.
-		 * @param key the key
-		 * @param value the value
-		 * @return this builder
-		 */
-		public Builder setting(String key, String value) {
-			this.settings.put(key, value);
-			return this;
-		}
-
-		/**
-		 * The longest wait for the server to serve after a start.
-		 * @param startupTimeout the timeout, 60 s by default
-		 * @return this builder
-		 */
-		public Builder startupTimeout(Duration startupTimeout) {
-			this.startupTimeout = startupTimeout;
-			return this;
-		}
-
-		/**
 		 * Launch the server and wait until it serves.
 		 * @return the running server
 		 */
 		public ZooKeeperProcess start() {
-			ZooKeeperProcess zookeeper = new ZooKeeperProcess(this);
-			try {
-				zookeeper.start();
-			}
-			catch (RuntimeException ex) {
-				zookeeper.close();
-				throw ex;
-			}
-			return zookeeper;
-		}
-
-		private Map<String, String> systemProperties() {
-			return (this.containerCheckInterval != null)
-					? Map.of("znode.container.checkIntervalMs", Long.toString(this.containerCheckInterval.toMillis()))
-					: Map.of();
+			Path directory = Directories.createTemporary("zk-lock-process-");
+			Path dataDirectory = Directories.create(directory.resolve("data"));
+			int port = FreePorts.next();
+			ZooKeeperConfig config = config(dataDirectory.toString(), port,
+					Map.of("forceSync", this.forceSync ? "yes" : "no"));
+			JvmProcess server = process("ZooKeeper process on port " + port, MAIN_CLASS, directory, config).build();
+			return startOrClose(new ZooKeeperProcess(server, port, directory, dataDirectory, startupTimeout()),
+					ZooKeeperProcess::start);
 		}
 
 	}

@@ -1,17 +1,10 @@
 package dev.zklock.testsupport;
 
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,10 +12,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
-
-import org.jspecify.annotations.Nullable;
 
 /**
  * An in-process TCP proxy in front of ZooKeeper servers, one listening port on
@@ -47,32 +37,17 @@ import org.jspecify.annotations.Nullable;
  */
 public final class ZooKeeperProxy implements AutoCloseable {
 
-	private static final int MAX_PACKET = 16 * 1024 * 1024;
-
-	private static final int DELETE = 2;
-
-	// create, create2, createContainer, createTTL
-	private static final Set<Integer> CREATES = Set.of(1, 15, 19, 21);
-
 	private final String name;
 
 	private final List<Listener> listeners = new ArrayList<>();
 
-	private final Set<Link> links = ConcurrentHashMap.newKeySet();
+	private final Set<ProxyLink> links = ConcurrentHashMap.newKeySet();
 
-	private final Object gate = new Object();
+	private final ProxyGate gate = new ProxyGate();
 
-	private final Object replyLock = new Object();
-
-	private volatile long lastForwardedReplyNanos = System.nanoTime();
+	private final PacketTraps traps = new PacketTraps();
 
 	private final AtomicInteger connections = new AtomicInteger();
-
-	private final AtomicReference<DeleteTrap> trap = new AtomicReference<>();
-
-	private final AtomicReference<CreateTrap> createTrap = new AtomicReference<>();
-
-	private volatile boolean blackholed;
 
 	private volatile boolean closed;
 
@@ -97,17 +72,11 @@ public final class ZooKeeperProxy implements AutoCloseable {
 	 * @return the running proxy, passing traffic
 	 */
 	public static ZooKeeperProxy start(String name, List<Integer> serverPorts) {
-		ZooKeeperProxy proxy = new ZooKeeperProxy(name);
-		try {
+		return ServerOptions.startOrClose(new ZooKeeperProxy(name), (proxy) -> {
 			for (int port : serverPorts) {
 				proxy.listeners.add(proxy.new Listener(port));
 			}
-		}
-		catch (RuntimeException ex) {
-			proxy.close();
-			throw ex;
-		}
-		return proxy;
+		});
 	}
 
 	/**
@@ -124,10 +93,7 @@ public final class ZooKeeperProxy implements AutoCloseable {
 	 * Let traffic through again, delivering what was held back.
 	 */
 	public void pass() {
-		synchronized (this.gate) {
-			this.blackholed = false;
-			this.gate.notifyAll();
-		}
+		this.gate.pass();
 	}
 
 	/**
@@ -135,7 +101,7 @@ public final class ZooKeeperProxy implements AutoCloseable {
 	 * open and new ones are accepted, but nothing reaches the other side.
 	 */
 	public void blackhole() {
-		this.blackholed = true;
+		this.gate.blackhole();
 	}
 
 	/**
@@ -150,27 +116,7 @@ public final class ZooKeeperProxy implements AutoCloseable {
 	 * @throws IllegalStateException when no such moment comes in time
 	 */
 	public long blackholeWhenQuiet(Duration quiet, Duration timeout) {
-		long deadline = System.nanoTime() + timeout.toNanos();
-		while (System.nanoTime() - deadline < 0) {
-			synchronized (this.replyLock) {
-				long silent = System.nanoTime() - this.lastForwardedReplyNanos;
-				if (silent >= quiet.toNanos()) {
-					this.blackholed = true;
-					return silent;
-				}
-			}
-			synchronized (this.gate) {
-				try {
-					this.gate.wait(2);
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-					throw new IllegalStateException("Interrupted while waiting for a quiet moment", ex);
-				}
-			}
-		}
-		throw new IllegalStateException("The servers never stayed quiet for " + quiet.toMillis() + " ms within "
-				+ timeout.toMillis() + " ms through " + this);
+		return this.gate.blackholeWhenQuiet(quiet, timeout, this);
 	}
 
 	/**
@@ -178,7 +124,7 @@ public final class ZooKeeperProxy implements AutoCloseable {
 	 * @return whether the proxy blackholes
 	 */
 	public boolean isBlackholed() {
-		return this.blackholed;
+		return this.gate.isBlackholed();
 	}
 
 	/**
@@ -187,7 +133,7 @@ public final class ZooKeeperProxy implements AutoCloseable {
 	 */
 	public int reset() {
 		int count = 0;
-		for (Link link : this.links) {
+		for (ProxyLink link : this.links) {
 			if (link.reset()) {
 				count++;
 			}
@@ -203,12 +149,7 @@ public final class ZooKeeperProxy implements AutoCloseable {
 	 * @return completes with {@link System#nanoTime()} of the reset
 	 */
 	public CompletableFuture<Long> resetOnNextDelete(boolean afterExecution) {
-		DeleteTrap next = new DeleteTrap(afterExecution);
-		DeleteTrap previous = this.trap.getAndSet(next);
-		if (previous != null) {
-			previous.fired.cancel(false);
-		}
-		return next.fired;
+		return this.traps.armDelete(afterExecution);
 	}
 
 	/**
@@ -222,12 +163,7 @@ public final class ZooKeeperProxy implements AutoCloseable {
 	 * through and the proxy blackholes
 	 */
 	public CompletableFuture<Long> blackholeAfterNextCreate(String pathPart) {
-		CreateTrap next = new CreateTrap(pathPart);
-		CreateTrap previous = this.createTrap.getAndSet(next);
-		if (previous != null) {
-			previous.fired.cancel(false);
-		}
-		return next.fired;
+		return this.traps.armCreate(pathPart);
 	}
 
 	/**
@@ -256,37 +192,6 @@ public final class ZooKeeperProxy implements AutoCloseable {
 		return "ZooKeeperProxy[" + this.name + " " + connectString() + "]";
 	}
 
-	private void awaitPassable(Link link) throws IOException {
-		if (!this.blackholed) {
-			return;
-		}
-		synchronized (this.gate) {
-			while (this.blackholed && !link.isClosed()) {
-				try {
-					this.gate.wait(100);
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-					throw new IOException("Interrupted while blackholed", ex);
-				}
-			}
-		}
-		if (link.isClosed()) {
-			throw new IOException("Connection reset while blackholed");
-		}
-	}
-
-	private static Thread daemon(String name, Runnable task) {
-		Thread thread = new Thread(task, name);
-		thread.setDaemon(true);
-		thread.start();
-		return thread;
-	}
-
-	private static int readInt(byte[] bytes, int offset) {
-		return ByteBuffer.wrap(bytes, offset, 4).getInt();
-	}
-
 	/**
 	 * One listening port, in front of one server.
 	 */
@@ -305,7 +210,8 @@ public final class ZooKeeperProxy implements AutoCloseable {
 			catch (IOException ex) {
 				throw new UncheckedIOException("Could not listen on 127.0.0.1 for " + ZooKeeperProxy.this.name, ex);
 			}
-			daemon("proxy " + ZooKeeperProxy.this.name + " :" + this.server.getLocalPort(), this::acceptLoop);
+			ProxyLink.daemon("proxy " + ZooKeeperProxy.this.name + " :" + this.server.getLocalPort(),
+					this::acceptLoop);
 		}
 
 		private void acceptLoop() {
@@ -318,9 +224,10 @@ public final class ZooKeeperProxy implements AutoCloseable {
 					return;
 				}
 				ZooKeeperProxy.this.connections.incrementAndGet();
-				Link link = new Link(client);
+				ProxyLink link = new ProxyLink(client, ZooKeeperProxy.this.name, ZooKeeperProxy.this.gate,
+						ZooKeeperProxy.this.traps, ZooKeeperProxy.this.links);
 				ZooKeeperProxy.this.links.add(link);
-				daemon("proxy " + ZooKeeperProxy.this.name + " link", () -> link.open(this.targetPort));
+				ProxyLink.daemon("proxy " + ZooKeeperProxy.this.name + " link", () -> link.open(this.targetPort));
 			}
 		}
 
@@ -331,246 +238,6 @@ public final class ZooKeeperProxy implements AutoCloseable {
 			catch (IOException ex) {
 				// closing anyway
 			}
-		}
-
-	}
-
-	/**
-	 * One proxied client connection.
-	 */
-	private final class Link {
-
-		private final Socket client;
-
-		private volatile @Nullable Socket server;
-
-		private volatile boolean closed;
-
-		private volatile int resetOnReplyXid;
-
-		private volatile @Nullable DeleteTrap replyTrap;
-
-		Link(Socket client) {
-			this.client = client;
-		}
-
-		boolean isClosed() {
-			return this.closed;
-		}
-
-		void open(int targetPort) {
-			try {
-				this.client.setTcpNoDelay(true);
-				// as in a real partition, the server sees nothing of a connection made while blackholed
-				awaitPassable(this);
-				Socket upstream = new Socket();
-				upstream.setTcpNoDelay(true);
-				upstream.connect(new InetSocketAddress(FreePorts.loopback(), targetPort), 2000);
-				this.server = upstream;
-				if (this.closed) {
-					reset();
-					return;
-				}
-				daemon("proxy " + ZooKeeperProxy.this.name + " reply pump", () -> pumpReplies(upstream));
-				pumpRequests(upstream);
-			}
-			catch (IOException ex) {
-				reset();
-			}
-		}
-
-		private void pumpRequests(Socket upstream) {
-			try (DataInputStream in = new DataInputStream(new BufferedInputStream(this.client.getInputStream()));
-					DataOutputStream out = new DataOutputStream(
-							new BufferedOutputStream(upstream.getOutputStream()))) {
-				for (int index = 0;; index++) {
-					byte[] packet = readPacket(in);
-					awaitPassable(this);
-					if (packet == null) {
-						return;
-					}
-					if (index > 0 && packet.length >= 8 && readInt(packet, 4) == DELETE && springTrap(packet)) {
-						return;
-					}
-					CreateTrap created = (index > 0 && packet.length >= 12 && CREATES.contains(readInt(packet, 4)))
-							? springCreateTrap(packet) : null;
-					out.writeInt(packet.length);
-					out.write(packet);
-					out.flush();
-					if (created != null) {
-						created.fired.complete(System.nanoTime());
-					}
-				}
-			}
-			catch (IOException ex) {
-				// reset, or the other side went away
-			}
-			finally {
-				close();
-			}
-		}
-
-		private void pumpReplies(Socket upstream) {
-			try (DataInputStream in = new DataInputStream(new BufferedInputStream(upstream.getInputStream()));
-					DataOutputStream out = new DataOutputStream(
-							new BufferedOutputStream(this.client.getOutputStream()))) {
-				for (int index = 0;; index++) {
-					byte[] packet = readPacket(in);
-					if (packet == null) {
-						awaitPassable(this);
-						return;
-					}
-					DeleteTrap pending = this.replyTrap;
-					if (pending != null && index > 0 && packet.length >= 4
-							&& readInt(packet, 0) == this.resetOnReplyXid) {
-						reset();
-						pending.fired.complete(System.nanoTime());
-						return;
-					}
-					forwardReply(packet, out);
-				}
-			}
-			catch (IOException ex) {
-				// reset, or the other side went away
-			}
-			finally {
-				close();
-			}
-		}
-
-		private void forwardReply(byte[] packet, DataOutputStream out) throws IOException {
-			while (true) {
-				synchronized (ZooKeeperProxy.this.replyLock) {
-					if (!ZooKeeperProxy.this.blackholed) {
-						writePacket(packet, out);
-						return;
-					}
-				}
-				awaitPassable(this);
-			}
-		}
-
-		private void writePacket(byte[] packet, DataOutputStream out) throws IOException {
-			out.writeInt(packet.length);
-			out.write(packet);
-			out.flush();
-			ZooKeeperProxy.this.lastForwardedReplyNanos = System.nanoTime();
-		}
-
-		// true when the request must not be forwarded
-		private boolean springTrap(byte[] request) {
-			DeleteTrap armed = ZooKeeperProxy.this.trap.get();
-			if (armed == null || !ZooKeeperProxy.this.trap.compareAndSet(armed, null)) {
-				return false;
-			}
-			if (!armed.afterExecution) {
-				reset();
-				armed.fired.complete(System.nanoTime());
-				return true;
-			}
-			this.resetOnReplyXid = readInt(request, 0);
-			this.replyTrap = armed;
-			return false;
-		}
-
-		// the trap to report once the create is sent on; blackholes first, so no reply can slip through
-		private @Nullable CreateTrap springCreateTrap(byte[] request) {
-			CreateTrap armed = ZooKeeperProxy.this.createTrap.get();
-			if (armed == null) {
-				return null;
-			}
-			int length = readInt(request, 8);
-			if (length < 0 || 12 + length > request.length) {
-				return null;
-			}
-			String path = new String(request, 12, length, StandardCharsets.UTF_8);
-			if (!path.contains(armed.pathPart) || !ZooKeeperProxy.this.createTrap.compareAndSet(armed, null)) {
-				return null;
-			}
-			synchronized (ZooKeeperProxy.this.replyLock) {
-				ZooKeeperProxy.this.blackholed = true;
-			}
-			return armed;
-		}
-
-		private byte @Nullable [] readPacket(DataInputStream in) throws IOException {
-			int length;
-			try {
-				length = in.readInt();
-			}
-			catch (EOFException ex) {
-				return null;
-			}
-			if (length < 0 || length > MAX_PACKET) {
-				throw new IOException("Not a ZooKeeper packet: length " + length);
-			}
-			byte[] packet = new byte[length];
-			in.readFully(packet);
-			return packet;
-		}
-
-		boolean reset() {
-			boolean wasOpen = !this.closed;
-			this.closed = true;
-			abort(this.client);
-			abort(this.server);
-			ZooKeeperProxy.this.links.remove(this);
-			return wasOpen;
-		}
-
-		private void close() {
-			this.closed = true;
-			quietlyClose(this.client);
-			quietlyClose(this.server);
-			ZooKeeperProxy.this.links.remove(this);
-		}
-
-		private void abort(@Nullable Socket socket) {
-			if (socket == null) {
-				return;
-			}
-			try {
-				socket.setSoLinger(true, 0);
-			}
-			catch (IOException ex) {
-				// closed already
-			}
-			quietlyClose(socket);
-		}
-
-		private void quietlyClose(@Nullable Socket socket) {
-			if (socket != null) {
-				try {
-					socket.close();
-				}
-				catch (IOException ex) {
-					// closing anyway
-				}
-			}
-		}
-
-	}
-
-	private static final class CreateTrap {
-
-		private final String pathPart;
-
-		private final CompletableFuture<Long> fired = new CompletableFuture<>();
-
-		CreateTrap(String pathPart) {
-			this.pathPart = pathPart;
-		}
-
-	}
-
-	private static final class DeleteTrap {
-
-		private final boolean afterExecution;
-
-		private final CompletableFuture<Long> fired = new CompletableFuture<>();
-
-		DeleteTrap(boolean afterExecution) {
-			this.afterExecution = afterExecution;
 		}
 
 	}
