@@ -1,5 +1,11 @@
 package dev.zklock.core;
 
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
 /**
  * The one parser of lock node names, used by the engine's queues
  * ({@code QueueRule}), the {@code LockRevoker} and the {@code locks} endpoint.
@@ -7,7 +13,8 @@ package dev.zklock.core;
  * {@value #READ}, {@value #WRITE}); a SEMAPHORE lease names the permits its owner
  * counts with ({@code lease-3-0000000012}). ZooKeeper appends a ten-digit sequence
  * to each; a protected node carries a prefix before the name, which does not
- * count.
+ * count. {@link #holders(List)} is the one rule for which MUTEX, READ and WRITE
+ * nodes hold.
  */
 public final class LockNodeNames {
 
@@ -88,6 +95,47 @@ public final class LockNodeNames {
 	 */
 	static String leaseSequenceText(String node) {
 		return node.contains(LEASE) ? node.substring(node.lastIndexOf('-') + 1) : node;
+	}
+
+	/**
+	 * The nodes of a MUTEX, READ or WRITE queue that hold: ordered by sequence, a
+	 * MUTEX or WRITE node holds when no node is ahead of it, a READ node when no
+	 * WRITE node is (the READ node of the WRITE holder shares its sequence). The one
+	 * rule for who holds, used by the revoker and the {@code locks} endpoint.
+	 * @param children the names of a key's children
+	 * @return the names of the nodes that hold, in queue order
+	 */
+	public static List<String> holders(List<String> children) {
+		List<String> queue = new ArrayList<>();
+		@Nullable String firstWriter = null;
+		for (String child : children) {
+			boolean write = child.contains(WRITE);
+			if (write || child.contains(READ) || child.contains(MUTEX)) {
+				queue.add(child);
+			}
+			if (write && (firstWriter == null || queueSequence(child).compareTo(firstWriter) < 0)) {
+				firstWriter = queueSequence(child);
+			}
+		}
+		queue.sort(Comparator.comparing(LockNodeNames::queueSequence));
+		List<String> holders = new ArrayList<>();
+		if (queue.isEmpty()) {
+			return holders;
+		}
+		String first = queueSequence(queue.get(0));
+		for (String child : queue) {
+			String sequence = queueSequence(child);
+			boolean holds = child.contains(READ)
+					? (firstWriter == null || firstWriter.compareTo(sequence) >= 0) : sequence.equals(first);
+			if (holds) {
+				holders.add(child);
+			}
+		}
+		return holders;
+	}
+
+	private static String queueSequence(String child) {
+		return (child.contains(MUTEX) ? QueueRule.MUTEX : QueueRule.WRITE).sequence(child);
 	}
 
 }

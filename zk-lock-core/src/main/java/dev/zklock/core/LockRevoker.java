@@ -2,7 +2,6 @@ package dev.zklock.core;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -141,7 +140,7 @@ final class LockRevoker {
 				read(keyPath, leases.get(i), holders);
 			}
 		}
-		for (String holder : queueHolders(children)) {
+		for (String holder : LockNodeNames.holders(children)) {
 			read(keyPath, holder, holders);
 		}
 		if (holders.isEmpty()) {
@@ -151,43 +150,6 @@ final class LockRevoker {
 		return holders;
 	}
 
-	/**
-	 * The nodes of a MUTEX, READ or WRITE queue that hold: ordered by sequence, a
-	 * MUTEX or WRITE node holds when no node is ahead of it, a READ node when no
-	 * WRITE node is (the READ node of the WRITE holder shares its sequence).
-	 */
-	static List<String> queueHolders(List<String> children) {
-		List<String> queue = new ArrayList<>();
-		@Nullable String firstWriter = null;
-		for (String child : children) {
-			boolean write = child.contains(LockNodeNames.WRITE);
-			if (write || child.contains(LockNodeNames.READ) || child.contains(LockNodeNames.MUTEX)) {
-				queue.add(child);
-			}
-			if (write && (firstWriter == null || sequence(child).compareTo(firstWriter) < 0)) {
-				firstWriter = sequence(child);
-			}
-		}
-		queue.sort(Comparator.comparing(LockRevoker::sequence));
-		List<String> holders = new ArrayList<>();
-		if (queue.isEmpty()) {
-			return holders;
-		}
-		String first = sequence(queue.get(0));
-		for (String child : queue) {
-			String sequence = sequence(child);
-			boolean holds = child.contains(LockNodeNames.READ)
-					? (firstWriter == null || firstWriter.compareTo(sequence) >= 0) : sequence.equals(first);
-			if (holds) {
-				holders.add(child);
-			}
-		}
-		return holders;
-	}
-
-	private static String sequence(String child) {
-		return (child.contains(LockNodeNames.MUTEX) ? QueueRule.MUTEX : QueueRule.WRITE).sequence(child);
-	}
 
 	private void read(String parent, String child, List<Holder> holders) throws Exception {
 		String path = ZKPaths.makePath(parent, child);

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -30,7 +31,8 @@ import dev.zklock.actuate.LockQueuesDescriptor.Participant;
  * path segment by {@link KeyEncoder}, so whatever it contains, only nodes below
  * {@code <basePath>/<encoded name>} are read. Each key shows its nodes in order of
  * their sequence numbers: holders of a MUTEX or WRITE lock come first, READ nodes
- * hold while no WRITE node is ahead of them, and a semaphore's lease nodes hold
+ * hold while no WRITE node is ahead of them (a READ inside a WRITE holds beside its
+ * WRITE; {@link LockNodeNames#holders}), and a semaphore's lease nodes hold
  * while fewer leases than the permits in their name are ahead of them. At most
  * {@value #MAX_KEYS} keys with at most {@value #MAX_PARTICIPANTS} participants each
  * are read.
@@ -112,17 +114,13 @@ public class LockQueueReader {
 	// MUTEX, or READ and WRITE: the nodes of one recipe, sorted by sequence
 	private List<Participant> queue(String keyPath, List<String> children, String... kinds) throws Exception {
 		List<String> nodes = sortedNodes(children, kinds);
+		// the engine's rule, so that a READ inside a WRITE shows held beside its WRITE
+		Set<String> holders = Set.copyOf(LockNodeNames.holders(nodes));
 		List<Participant> queue = new ArrayList<>(nodes.size());
-		boolean writerAhead = false;
-		for (int i = 0; i < nodes.size(); i++) {
-			String node = nodes.get(i);
+		for (String node : nodes) {
 			LockMode mode = modeOf(node);
-			boolean held = switch (mode) {
-				case READ -> !writerAhead;
-				default -> i == 0;
-			};
-			writerAhead |= mode == LockMode.WRITE;
-			Participant participant = participant(keyPath + "/" + node, node, mode, held ? "HELD" : "WAITING");
+			String state = holders.contains(node) ? "HELD" : "WAITING";
+			Participant participant = participant(keyPath + "/" + node, node, mode, state);
 			if (participant != null) {
 				queue.add(participant);
 			}

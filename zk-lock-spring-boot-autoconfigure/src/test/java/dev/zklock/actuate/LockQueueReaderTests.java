@@ -125,6 +125,23 @@ class LockQueueReaderTests {
 	}
 
 	@Test
+	void aReadInsideAWriteHoldsBesideItsWriteAndTheNextWriterWaits() throws Exception {
+		try (OtherInstance other = new OtherInstance(server, this.basePath);
+				LockHandle write = this.manager.acquire(request(LockMode.WRITE));
+				LockHandle read = this.manager.acquire(request(LockMode.READ))) {
+			CompletableFuture<Boolean> writer = acquireLater(other, request(LockMode.WRITE));
+			awaitNodes(3);
+			// the READ node carries the WRITE node's sequence, so the two sort together ahead of the waiter
+			assertThat(participants("catalog")).extracting((participant) -> participant.mode() + " "
+					+ participant.state())
+				.containsExactlyInAnyOrder("WRITE HELD", "READ HELD", "WRITE WAITING");
+			read.close();
+			write.close();
+			assertThat(writer.get()).isTrue();
+		}
+	}
+
+	@Test
 	void semaphoresShowHoldersThenWaitersInOneQueue() throws Exception {
 		LockRequest request = LockRequest.named("catalog").keys("shelf").mode(LockMode.SEMAPHORE).permits(2).build();
 		try (OtherInstance other = new OtherInstance(server, this.basePath);
