@@ -31,7 +31,8 @@ import dev.zklock.annotation.LockMode;
  * {@link #timeOut()}; an asynchronous one has a timer do it ({@link #armTimer()}).
  * A single try ({@code timeout} 0) waits at most {@link #ANSWER_GRACE_NANOS} after
  * sending for ZooKeeper's first answer (unless no acquisition of the engine was
- * answered yet), and fails at once while ZooKeeper is unreachable
+ * answered yet), at most {@link #SLOW_ANSWER_LIMIT_NANOS} more for the rest once it
+ * was answered, and fails at once while ZooKeeper is unreachable
  * ({@link ZooKeeperReachability}); a timed wait that ends while it is unreachable
  * fails with a {@link LockException} that says so, rather than "not acquired".
  */
@@ -40,12 +41,11 @@ abstract class AcquisitionWait {
 	// lock lifecycle is logged under the manager users know and configure
 	private static final Logger logger = LoggerFactory.getLogger(CuratorLockManager.class);
 
-	/**
-	 * How long a single try waits for ZooKeeper's answers before it counts as not
-	 * acquired: a round trip takes milliseconds, so only an unanswering server takes
-	 * this long.
-	 */
+	/** How long a single try waits for ZooKeeper's first answer: a round trip takes milliseconds. */
 	static final long ANSWER_GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(150);
+
+	/** How much longer a single try that ZooKeeper answered waits for the rest of its answers. */
+	static final long SLOW_ANSWER_LIMIT_NANOS = TimeUnit.SECONDS.toNanos(1);
 
 	final LockEngine engine;
 
@@ -235,11 +235,28 @@ abstract class AcquisitionWait {
 		}
 		else if (this.timeoutNanos == 0 && (isAnswered() || !this.engine.reachability().hasAnswered())) {
 			// ZooKeeper answers, only slowly, or this is the first call (a cold JVM, a cold server): the try ends with
-			// its answers, or at once if the connection is suspended
+			// its answers, or at once if the connection is suspended. Once answered, a connection that fell silent
+			// must not hold the caller until Curator suspends it, two thirds of a session later
 			logger.debug("Lock '{}': a single try waits on for ZooKeeper's answers", this.name);
+			if (this.engine.reachability().hasAnswered()) {
+				limitSlowAnswers();
+			}
 		}
 		else {
 			giveUp(null, this.timeoutNanos != 0);
+		}
+	}
+
+	private void limitSlowAnswers() {
+		this.lock.lock();
+		try {
+			if (!this.finished) {
+				this.timer = this.engine.schedule(() -> giveUp(null, false), SLOW_ANSWER_LIMIT_NANOS,
+						TimeUnit.NANOSECONDS);
+			}
+		}
+		finally {
+			this.lock.unlock();
 		}
 	}
 

@@ -103,6 +103,32 @@ class UnreachableZooKeeperTests {
 		assertRecovered(calls);
 	}
 
+	// Found by a generated schedule (seed 20261128, docs/failures.md): a single try of two keys held its caller
+	// until Curator suspended the connection when the traffic stopped after the first key was taken
+	@Test
+	void aSingleTryEndsSoonWhenTheTrafficStopsAfterItsFirstKey() throws Exception {
+		this.server = keep(InJvmZooKeeper.builder().start());
+		ZooKeeperProxy proxy = keep(ZooKeeperProxy.start("silent", List.of(this.server.port())));
+		connect(proxy.connectString());
+		List<Call> calls = new ArrayList<>();
+		for (boolean blocking : List.of(true, false)) {
+			LockRequest request = LockRequest.named("silent-" + blocking).keys("a", "b").timeout(Duration.ZERO).build();
+			CompletableFuture<Long> silent = proxy.blackholeAfterNextCreate("/silent-" + blocking + "/b/");
+			Call call = (blocking ? blocking(request) : async(request)).get(30, TimeUnit.SECONDS);
+			assertThat(silent).as("the proxy fell silent after the first key").isDone();
+			Duration bound = Duration.ofNanos(AcquisitionWait.ANSWER_GRACE_NANOS + AcquisitionWait.SLOW_ANSWER_LIMIT_NANOS)
+				.plus(SLACK);
+			assertThat(call.elapsed()).as(call.description()).isLessThanOrEqualTo(bound);
+			assertThat(call.acquired()).as(call.description()).isFalse();
+			assertThat(call.failure()).as(call.description()).isNull();
+			calls.add(call);
+			proxy.pass();
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> ZooKeeperTestSupport.ephemeralNodes(this.client, this.basePath).isEmpty());
+		}
+		assertRecovered(calls);
+	}
+
 	// Connected as zk-lock connects by default: 15 s connection timeout, exponential retries
 	private void connect(String connectString) throws Exception {
 		this.client = keep(CuratorFrameworkFactory.builder()
