@@ -1,0 +1,100 @@
+package dev.zklock.schedules;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.zklock.schedules.Schedule.FaultKind;
+import dev.zklock.schedules.Schedule.FaultStep;
+import dev.zklock.testsupport.InJvmZooKeeper;
+import dev.zklock.testsupport.ZooKeeperSessions;
+
+/**
+ * Injects a schedule's faults into the server and the clients' proxies, records each
+ * in the history, and heals whatever is still broken when the schedule ends.
+ */
+final class FaultInjector {
+
+	private static final Logger logger = LoggerFactory.getLogger(FaultInjector.class);
+
+	/** Short enough that the client notices nothing. */
+	static final Duration SHORT_BLACKHOLE = Duration.ofMillis(600);
+
+	/** Past the session: the server expires it, the client sees it suspended first. */
+	static final Duration LONG_BLACKHOLE = ScheduleClient.SESSION_TIMEOUT.plusMillis(1_500);
+
+	private final InJvmZooKeeper server;
+
+	private final List<ScheduleClient> clients;
+
+	private final History history;
+
+	private final ScheduledExecutorService timers;
+
+	FaultInjector(InJvmZooKeeper server, List<ScheduleClient> clients, History history,
+			ScheduledExecutorService timers) {
+		this.server = server;
+		this.clients = clients;
+		this.history = history;
+		this.timers = timers;
+	}
+
+	void inject(FaultStep fault) {
+		long start = System.nanoTime();
+		ScheduleClient client = this.clients.get(fault.client());
+		try {
+			switch (fault.kind()) {
+				case EXPIRE -> ZooKeeperSessions.expire(client.curator);
+				case EXPIRE_ON_CLIENT -> ZooKeeperSessions.expireOnClient(client.curator, client.proxy);
+				case DROP -> client.proxy.reset();
+				case BLACKHOLE_SHORT -> blackhole(fault, client, SHORT_BLACKHOLE, false, start);
+				case BLACKHOLE_PAST_SESSION -> blackhole(fault, client, LONG_BLACKHOLE, false, start);
+				case PAUSE_WITHIN_SESSION -> blackhole(fault, client, SHORT_BLACKHOLE, true, start);
+				case PAUSE_PAST_SESSION -> blackhole(fault, client, LONG_BLACKHOLE, true, start);
+				case SERVER_RESTART -> this.server.restart();
+			}
+			if (!lasts(fault.kind())) {
+				this.history.fault(new History.Fault(fault.kind(), clientOf(fault), start, System.nanoTime(), true));
+			}
+		}
+		catch (Exception ex) {
+			// e.g. an expiry while the proxy swallows traffic: the fault did not happen
+			logger.info("Fault {} not injected: {}", fault, ex.toString());
+			this.history.fault(new History.Fault(fault.kind(), clientOf(fault), start, System.nanoTime(), false));
+		}
+	}
+
+	// A pause is simulated by its effects: no traffic while it lasts, then a pause detector that sees the gap
+	private void blackhole(FaultStep fault, ScheduleClient client, Duration length, boolean pause, long start) {
+		client.proxy.blackhole();
+		this.timers.schedule(() -> {
+			if (pause) {
+				client.resumeAfterPause(length);
+			}
+			client.proxy.pass();
+			this.history.fault(new History.Fault(fault.kind(), fault.client(), start, System.nanoTime(), true));
+		}, length.toMillis(), TimeUnit.MILLISECONDS);
+	}
+
+	private static boolean lasts(FaultKind kind) {
+		return kind == FaultKind.BLACKHOLE_SHORT || kind == FaultKind.BLACKHOLE_PAST_SESSION
+				|| kind == FaultKind.PAUSE_WITHIN_SESSION || kind == FaultKind.PAUSE_PAST_SESSION;
+	}
+
+	/** Heal every proxy and make sure the server runs. */
+	void healAll() {
+		this.clients.forEach((client) -> client.proxy.pass());
+		if (!this.server.isRunning()) {
+			this.server.start();
+		}
+	}
+
+	private static int clientOf(FaultStep fault) {
+		return (fault.kind() == FaultKind.SERVER_RESTART) ? -1 : fault.client();
+	}
+
+}

@@ -1,0 +1,31 @@
+package dev.zklock.schedules;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * A resource that takes a write only with a token at least as large as the largest
+ * it has taken for that key, as the documentation tells users to build one
+ * ({@code fence <= ?}). Every decision goes into the history.
+ */
+final class FencedStore {
+
+	private final Map<String, Long> largest = new HashMap<>();
+
+	private final History history;
+
+	FencedStore(History history) {
+		this.history = history;
+	}
+
+	synchronized boolean write(int chain, String lockKey, long token) {
+		long known = this.largest.getOrDefault(lockKey, Long.MIN_VALUE);
+		boolean accepted = token >= known;
+		if (accepted) {
+			this.largest.put(lockKey, token);
+		}
+		this.history.write(new History.Write(chain, lockKey, token, System.nanoTime(), accepted));
+		return accepted;
+	}
+
+}

@@ -1,0 +1,57 @@
+package dev.zklock.schedules;
+
+import java.util.List;
+
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import dev.zklock.annotation.LockMode;
+import dev.zklock.schedules.Schedule.Acquire;
+import dev.zklock.schedules.Schedule.Family;
+import dev.zklock.schedules.Schedule.FaultKind;
+import dev.zklock.schedules.Schedule.FaultStep;
+import dev.zklock.schedules.Schedule.Nesting;
+import dev.zklock.schedules.Schedule.Step;
+import dev.zklock.testsupport.ClassFixture;
+import dev.zklock.testsupport.InJvmZooKeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The shrunk schedules of real bugs the generator found, replayed as they were
+ * reported (docs/failures.md, "Found by generated schedules"). The timing of a
+ * replay is not the original's, so each runs a few times; the engine's own tests pin
+ * each bug down exactly.
+ */
+class FoundSchedulesTests {
+
+	@RegisterExtension
+	static final ClassFixture<InJvmZooKeeper> server = ClassFixture.of(ScheduleRunner::startServer);
+
+	/**
+	 * Seed 20261128, second schedule: a single try of two keys whose connection fell
+	 * silent after the first key waited until Curator suspended the connection, 1.8 s
+	 * past its deadline here (two thirds of the session; 26.8 s with a 40 s session).
+	 * Pinned by {@code UnreachableZooKeeperTests.aSingleTryEndsSoonWhenTheTrafficStopsAfterItsFirstKey}.
+	 */
+	@RepeatedTest(3)
+	void seed20261128SingleTryOfTwoKeysOnAConnectionThatFallsSilent() throws Exception {
+		Schedule schedule = new Schedule(List.of(
+				new Step(0, 1, 2_450, acquire(Family.MUTEX, List.of("b"), LockMode.MUTEX, false, 0, 450, Nesting.NONE)),
+				new Step(0, 1, 100, acquire(Family.MUTEX, List.of("a"), LockMode.MUTEX, false, 2_500, 0, Nesting.NONE)),
+				new Step(0, 0, 1_150,
+						acquire(Family.SEMAPHORE, List.of("a", "b"), LockMode.SEMAPHORE, false, 0, 400, Nesting.REENTER)),
+				new Step(0, 0, 550,
+						acquire(Family.MUTEX, List.of("a", "b"), LockMode.MUTEX, true, 2_500, 0, Nesting.NONE))),
+				List.of(new FaultStep(FaultKind.DROP, 2, 2_550), new FaultStep(FaultKind.BLACKHOLE_PAST_SESSION, 1, 3_250),
+						new FaultStep(FaultKind.BLACKHOLE_PAST_SESSION, 0, 1_150)));
+		History history = new ScheduleRunner(server.get(), false).run(schedule);
+		assertThat(RandomScheduleTests.checker.check(history)).as(() -> ScheduleReport.describe(history)).isEmpty();
+	}
+
+	private static Acquire acquire(Family family, List<String> keys, LockMode mode, boolean async, long timeoutMillis,
+			long holdMillis, Nesting nesting) {
+		return new Acquire(family, keys, mode, async, timeoutMillis, holdMillis, nesting, 0, 0, 0);
+	}
+
+}

@@ -1,0 +1,141 @@
+package dev.zklock.schedules;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+import dev.zklock.LockContext;
+import dev.zklock.annotation.LockMode;
+import dev.zklock.schedules.ScheduleClient.Loss;
+
+/**
+ * A lock one step holds, as its holder believes: from the grant it saw until it
+ * releases or sees the loss, by {@code isHeld()} or by the engine's loss
+ * announcement, whichever comes first. A trusting holder, the checker's control,
+ * believes it holds until it releases: it never asks whether its session still owns
+ * its node.
+ */
+final class HeldLock {
+
+	private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+
+	private final int chain;
+
+	private final ScheduleClient client;
+
+	private final LockContext lock;
+
+	private final String name;
+
+	private final List<String> keys;
+
+	private final LockMode mode;
+
+	private final int permits;
+
+	private final boolean trusting;
+
+	private final long start = System.nanoTime();
+
+	private final boolean heldAtGrant;
+
+	private final List<Long> tokens = new ArrayList<>();
+
+	private long lostAt = -1;
+
+	private String reason = "";
+
+	HeldLock(int chain, ScheduleClient client, LockContext lock, List<String> keys, int permits, boolean trusting) {
+		this.chain = chain;
+		this.client = client;
+		this.lock = lock;
+		this.name = lock.name();
+		this.keys = keys;
+		this.mode = lock.mode();
+		this.permits = permits;
+		this.trusting = trusting;
+		this.heldAtGrant = lock.isHeld();
+		for (String key : keys) {
+			this.tokens.add(lock.fencingToken(key));
+		}
+	}
+
+	/**
+	 * Write every key to the fenced store, if this holder writes at all (exclusive
+	 * modes) and still believes it holds.
+	 * @param store the store
+	 */
+	void write(FencedStore store) {
+		if ((this.mode == LockMode.MUTEX || this.mode == LockMode.WRITE) && believes()) {
+			for (int i = 0; i < this.keys.size(); i++) {
+				store.write(this.chain, this.name + "/" + this.keys.get(i), this.tokens.get(i));
+			}
+		}
+	}
+
+	/**
+	 * Hold until a moment, or until the holder sees the lock lost.
+	 * @param until {@link System#nanoTime()} to hold until
+	 * @return whether the holder still believes it holds
+	 */
+	boolean holdUntil(long until) {
+		while (believes()) {
+			long left = until - System.nanoTime();
+			if (left <= 0) {
+				return true;
+			}
+			// the holder's own work, checking its lock as a careful caller does
+			LockSupport.parkNanos(Math.min(left, POLL_NANOS));
+		}
+		return false;
+	}
+
+	boolean believes() {
+		if (this.lostAt >= 0) {
+			return false;
+		}
+		if (this.trusting) {
+			return true;
+		}
+		long now = System.nanoTime();
+		Loss announced = announcedLoss();
+		if (announced != null) {
+			this.lostAt = Math.min(now, announced.at());
+			this.reason = announced.reason();
+			return false;
+		}
+		if (!this.lock.isHeld()) {
+			this.lostAt = now;
+			this.reason = "isHeld() false";
+			return false;
+		}
+		return true;
+	}
+
+	private Loss announcedLoss() {
+		for (int i = 0; i < this.keys.size(); i++) {
+			Loss loss = this.client.lossOf(this.name, this.keys.get(i), this.tokens.get(i));
+			if (loss != null) {
+				return loss;
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * Record this hold of every key, ending now (the holder is about to release) or
+	 * when it saw the loss.
+	 * @param history where to record
+	 */
+	void record(History history) {
+		boolean lost = !believes();
+		long end = lost ? this.lostAt : System.nanoTime();
+		for (int i = 0; i < this.keys.size(); i++) {
+			history.hold(new History.Hold(this.chain, this.client.index, this.name, this.keys.get(i), this.mode,
+					this.permits, this.tokens.get(i), this.start, end, lost, lost ? this.reason : null,
+					this.heldAtGrant));
+		}
+	}
+
+}

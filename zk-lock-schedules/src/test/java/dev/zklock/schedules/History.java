@@ -1,0 +1,177 @@
+package dev.zklock.schedules;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+import dev.zklock.annotation.LockMode;
+
+/**
+ * What the clients of one schedule saw, in monotonic nanoseconds of this JVM: every
+ * acquisition's invocation and outcome, every hold from grant to the release or the
+ * loss its holder saw, every fenced write, every fault, and what was left once the
+ * schedule had quiesced. Thread-safe while recording; read by {@link HistoryChecker}.
+ */
+final class History {
+
+	/** How an acquisition ended. */
+	enum Outcome {
+
+		GRANTED, TIMED_OUT, GIVEN_UP, FAILED, HUNG
+
+	}
+
+	/**
+	 * One acquisition.
+	 * @param id the step's number in the schedule
+	 * @param client the client that asked
+	 * @param description what was asked, for reports
+	 * @param timeoutNanos the request's timeout
+	 * @param invoked when it was asked
+	 * @param completed when the caller had its answer
+	 * @param outcome the answer
+	 * @param givenUp when the caller gave up waiting (interrupt or cancel), or -1
+	 * @param failure the exception of a failed acquisition, or {@code null}
+	 */
+	record Op(int id, int client, String description, long timeoutNanos, long invoked, long completed,
+			Outcome outcome, long givenUp, String failure) {
+	}
+
+	/**
+	 * One hold of one key, from the grant its holder saw to its release, or to the
+	 * loss it saw.
+	 * @param chain the step whose holder this is; nested holds of one step share it
+	 * @param client the holder's client
+	 * @param name the lock's name
+	 * @param key the key
+	 * @param mode the lock's mode
+	 * @param permits the permits of a semaphore, else 1
+	 * @param token the fencing token of the key
+	 * @param start when the grant was seen
+	 * @param end when the holder released, or saw the loss
+	 * @param lost whether the hold ended by a loss the holder saw
+	 * @param reason why it was lost, or {@code null}
+	 * @param heldAtGrant whether {@code isHeld()} said so right after the grant
+	 */
+	record Hold(int chain, int client, String name, String key, LockMode mode, int permits, long token, long start,
+			long end, boolean lost, String reason, boolean heldAtGrant) {
+
+		boolean exclusive() {
+			return this.mode == LockMode.MUTEX || this.mode == LockMode.WRITE;
+		}
+
+		String lockKey() {
+			return this.name + "/" + this.key;
+		}
+
+	}
+
+	/**
+	 * A write a holder sent to the fenced store.
+	 * @param chain the writer's step
+	 * @param lockKey the lock and key written
+	 * @param token the token sent
+	 * @param at when the store decided
+	 * @param accepted whether the store took it
+	 */
+	record Write(int chain, String lockKey, long token, long at, boolean accepted) {
+	}
+
+	/**
+	 * A fault as injected.
+	 * @param kind what it was
+	 * @param client the client it hit, or -1 for the server
+	 * @param start when it began
+	 * @param end when it was healed (equal to start for an instant fault)
+	 * @param applied whether it could be injected at all
+	 */
+	record Fault(Schedule.FaultKind kind, int client, long start, long end, boolean applied) {
+
+		boolean hits(int someClient) {
+			return this.applied && (this.client == someClient || this.client < 0);
+		}
+
+	}
+
+	/**
+	 * A time a client's connection was down, as Curator reported it: from SUSPENDED
+	 * or LOST until CONNECTED or RECONNECTED.
+	 * @param client the client
+	 * @param start when it went down
+	 * @param end when it was back, or {@link Long#MAX_VALUE}
+	 */
+	record Outage(int client, long start, long end) {
+	}
+
+	private final List<Op> ops = Collections.synchronizedList(new ArrayList<>());
+
+	private final List<Hold> holds = Collections.synchronizedList(new ArrayList<>());
+
+	private final List<Write> writes = Collections.synchronizedList(new ArrayList<>());
+
+	private final List<Fault> faults = Collections.synchronizedList(new ArrayList<>());
+
+	private final List<Outage> outages = Collections.synchronizedList(new ArrayList<>());
+
+	private final List<String> leftovers = Collections.synchronizedList(new ArrayList<>());
+
+	void op(Op op) {
+		this.ops.add(op);
+	}
+
+	void hold(Hold hold) {
+		this.holds.add(hold);
+	}
+
+	void write(Write write) {
+		this.writes.add(write);
+	}
+
+	void fault(Fault fault) {
+		this.faults.add(fault);
+	}
+
+	void outage(Outage outage) {
+		this.outages.add(outage);
+	}
+
+	/**
+	 * Something left once the schedule quiesced: a lock node on the server, or a
+	 * registry entry of a client.
+	 * @param leftover what it is, for the report
+	 */
+	void leftover(String leftover) {
+		this.leftovers.add(leftover);
+	}
+
+	List<Op> ops() {
+		return copy(this.ops);
+	}
+
+	List<Hold> holds() {
+		return copy(this.holds);
+	}
+
+	List<Write> writes() {
+		return copy(this.writes);
+	}
+
+	List<Fault> faults() {
+		return copy(this.faults);
+	}
+
+	List<Outage> outages() {
+		return copy(this.outages);
+	}
+
+	List<String> leftovers() {
+		return copy(this.leftovers);
+	}
+
+	private static <T> List<T> copy(List<T> list) {
+		synchronized (list) {
+			return List.copyOf(list);
+		}
+	}
+
+}

@@ -1,0 +1,217 @@
+package dev.zklock.schedules;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import dev.zklock.annotation.LockMode;
+import dev.zklock.schedules.History.Hold;
+import dev.zklock.schedules.History.Op;
+import dev.zklock.schedules.History.Outcome;
+import dev.zklock.schedules.History.Write;
+
+/**
+ * Checks a whole {@link History} against the lock's promises. Pure logic: it reads
+ * the record and never talks to ZooKeeper.
+ * <ul>
+ * <li>No two incompatible holders overlap while both believe they hold, and a
+ * semaphore never has more holders than permits. A holder that lost its lock may
+ * learn it up to {@link #lossNotice} late (a server that closes a session tells the
+ * holder and the next waiter at about the same time); a holder that released has no
+ * such grace.</li>
+ * <li>Tokens of exclusive holders of a key grow in grant order.</li>
+ * <li>No accepted fenced write is stale: none from a holder after a later holder of
+ * the key has written.</li>
+ * <li>Every acquisition ends within its timeout plus {@link #deadlineBound}, or within
+ * that bound of being given up; none hangs.</li>
+ * <li>No acquisition fails but for a connection that is down while it waits (a
+ * session that ends is no excuse: the wait joins the queue again), and a fresh grant
+ * is held at once unless its connection is down just then (a pause before it is no
+ * excuse: the engine confirms its session before it grants).</li>
+ * <li>After the schedule quiesced, no lock node and no registry entry is left.</li>
+ * </ul>
+ */
+final class HistoryChecker {
+
+	/** A broken promise. @param kind which promise @param detail what happened */
+	record Violation(String kind, String detail) {
+
+		@Override
+		public String toString() {
+			return this.kind + ": " + this.detail;
+		}
+
+	}
+
+	// a grant may find its connection just gone: the isHeld() check follows the grant by microseconds
+	private static final long GRANT_SLACK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+	private final long lossNotice;
+
+	private final long deadlineBound;
+
+	/**
+	 * A checker.
+	 * @param lossNotice how late a holder may see a loss
+	 * @param deadlineBound how far past its deadline an acquisition may end
+	 */
+	HistoryChecker(Duration lossNotice, Duration deadlineBound) {
+		this.lossNotice = lossNotice.toNanos();
+		this.deadlineBound = deadlineBound.toNanos();
+	}
+
+	List<Violation> check(History history) {
+		List<Violation> violations = new ArrayList<>();
+		Map<String, List<Hold>> byKey = history.holds()
+			.stream()
+			.collect(Collectors.groupingBy(Hold::lockKey, TreeMap::new, Collectors.toList()));
+		byKey.values().forEach((holds) -> checkExclusion(holds, violations));
+		byKey.values().forEach((holds) -> checkTokens(holds, violations));
+		checkWrites(history, violations);
+		checkOps(history, violations);
+		checkGrants(history, violations);
+		history.leftovers().forEach((left) -> violations.add(new Violation("left after quiescence", left)));
+		return violations;
+	}
+
+	private void checkExclusion(List<Hold> holds, List<Violation> violations) {
+		for (int i = 0; i < holds.size(); i++) {
+			Hold a = holds.get(i);
+			if (a.mode() == LockMode.SEMAPHORE) {
+				checkPermits(a, holds, violations);
+				continue;
+			}
+			for (int j = i + 1; j < holds.size(); j++) {
+				Hold b = holds.get(j);
+				if (a.chain() != b.chain() && conflict(a.mode(), b.mode())) {
+					long overlap = Math.min(believedEnd(a), believedEnd(b)) - Math.max(a.start(), b.start());
+					if (overlap > 0) {
+						violations.add(new Violation("overlap",
+								describe(a) + " and " + describe(b) + " both held for " + millis(overlap) + " ms"));
+					}
+				}
+			}
+		}
+	}
+
+	private void checkPermits(Hold at, List<Hold> holds, List<Violation> violations) {
+		Set<Integer> chains = new HashSet<>();
+		List<Hold> holding = new ArrayList<>();
+		for (Hold other : holds) {
+			if (other.mode() == LockMode.SEMAPHORE && other.start() <= at.start()
+					&& believedEnd(other) > at.start() && chains.add(other.chain())) {
+				holding.add(other);
+			}
+		}
+		if (holding.size() > at.permits()) {
+			violations.add(new Violation("permits exceeded", holding.size() + " holders of " + at.permits()
+					+ " permits when " + describe(at) + " was granted: " + holding));
+		}
+	}
+
+	private void checkTokens(List<Hold> holds, List<Violation> violations) {
+		List<Hold> exclusive = holds.stream()
+			.filter(Hold::exclusive)
+			.sorted(Comparator.comparingLong(Hold::start))
+			.toList();
+		for (int i = 1; i < exclusive.size(); i++) {
+			for (int j = 0; j < i; j++) {
+				Hold earlier = exclusive.get(j);
+				Hold later = exclusive.get(i);
+				if (earlier.chain() != later.chain() && later.token() <= earlier.token()) {
+					violations.add(new Violation("token went back", describe(later) + " after " + describe(earlier)));
+				}
+			}
+		}
+	}
+
+	private void checkWrites(History history, List<Violation> violations) {
+		List<Write> writes = history.writes();
+		Map<Integer, Long> grantOf = new TreeMap<>();
+		history.holds().forEach((hold) -> grantOf.merge(hold.chain(), hold.start(), Math::min));
+		for (Write write : writes) {
+			if (!write.accepted()) {
+				continue;
+			}
+			for (Write earlier : writes) {
+				if (earlier.accepted() && earlier.chain() != write.chain() && earlier.lockKey().equals(write.lockKey())
+						&& earlier.at() < write.at()
+						&& grantOf.getOrDefault(earlier.chain(), 0L) > grantOf.getOrDefault(write.chain(), 0L)) {
+					violations.add(new Violation("stale write", "step " + write.chain() + " wrote " + write.lockKey()
+							+ " with token " + write.token() + " after step " + earlier.chain()
+							+ ", granted later, had written with token " + earlier.token()));
+				}
+			}
+		}
+	}
+
+	private void checkOps(History history, List<Violation> violations) {
+		for (Op op : history.ops()) {
+			if (op.outcome() == Outcome.HUNG) {
+				violations.add(new Violation("hung", describe(op) + " never ended"));
+				continue;
+			}
+			long bound = (op.givenUp() >= 0) ? op.givenUp() - op.invoked() : op.timeoutNanos();
+			long late = (op.completed() - op.invoked()) - bound;
+			if (op.outcome() != Outcome.GRANTED && late > this.deadlineBound
+					|| op.outcome() == Outcome.GRANTED && op.givenUp() < 0 && late > this.deadlineBound) {
+				violations.add(new Violation("deadline", describe(op) + " ended " + millis(late)
+						+ " ms after its deadline (bound " + millis(this.deadlineBound) + " ms)"));
+			}
+			if (op.outcome() == Outcome.FAILED && !(isConnectionFailure(op.failure())
+					&& outageDuring(history, op.client(), op.invoked(), op.completed()))) {
+				violations.add(new Violation("failed without a fault", describe(op) + ": " + op.failure()));
+			}
+		}
+	}
+
+	private void checkGrants(History history, List<Violation> violations) {
+		for (Hold hold : history.holds()) {
+			if (!hold.heldAtGrant() && !outageDuring(history, hold.client(), hold.start() - GRANT_SLACK_NANOS,
+					hold.start() + GRANT_SLACK_NANOS)) {
+				violations.add(new Violation("granted but not held", describe(hold)));
+			}
+		}
+	}
+
+	private long believedEnd(Hold hold) {
+		return hold.lost() ? Math.max(hold.start(), hold.end() - this.lossNotice) : hold.end();
+	}
+
+	static boolean conflict(LockMode a, LockMode b) {
+		return a == LockMode.MUTEX || b == LockMode.MUTEX || a == LockMode.WRITE || b == LockMode.WRITE;
+	}
+
+	private static String describe(Hold hold) {
+		return "step " + hold.chain() + " (c" + hold.client() + " " + hold.mode() + " " + hold.lockKey() + " token "
+				+ hold.token() + (hold.lost() ? ", lost: " + hold.reason() : "") + ")";
+	}
+
+	private static String describe(Op op) {
+		return "step " + op.id() + " (c" + op.client() + " " + op.description() + ", " + op.outcome() + ")";
+	}
+
+	private static long millis(long nanos) {
+		return TimeUnit.NANOSECONDS.toMillis(nanos);
+	}
+
+	// A wait may fail because the connection is down (a deadline while suspended, Curator's retries spent), never
+	// because the session changed under it: that wait joins the queue again
+	private static boolean isConnectionFailure(String failure) {
+		return failure != null && (failure.contains("is unreachable since") || failure.contains("ConnectionLoss"));
+	}
+
+	private static boolean outageDuring(History history, int client, long from, long to) {
+		return history.outages()
+			.stream()
+			.anyMatch((outage) -> outage.client() == client && outage.start() <= to && outage.end() >= from);
+	}
+
+}

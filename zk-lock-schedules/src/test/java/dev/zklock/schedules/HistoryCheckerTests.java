@@ -1,0 +1,190 @@
+package dev.zklock.schedules;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import dev.zklock.annotation.LockMode;
+import dev.zklock.schedules.History.Fault;
+import dev.zklock.schedules.History.Hold;
+import dev.zklock.schedules.History.Op;
+import dev.zklock.schedules.History.Outcome;
+import dev.zklock.schedules.History.Write;
+import dev.zklock.schedules.HistoryChecker.Violation;
+import dev.zklock.schedules.Schedule.FaultKind;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The checker on hand-made histories: each promise it checks is broken once, and
+ * what is allowed passes. Times are in milliseconds here, nanoseconds in the record.
+ */
+class HistoryCheckerTests {
+
+	private final HistoryChecker checker = new HistoryChecker(Duration.ofMillis(500), Duration.ofMillis(1_500));
+
+	private final History history = new History();
+
+	@Test
+	void anEmptyHistoryKeepsEveryPromise() {
+		assertThat(this.checker.check(this.history)).isEmpty();
+	}
+
+	@Test
+	void twoWritersInTurnKeepEveryPromise() {
+		this.history.hold(hold(1, LockMode.WRITE, 10, 0, 100, false));
+		this.history.hold(hold(2, LockMode.WRITE, 11, 101, 200, false));
+		this.history.write(new Write(1, "rw/a", 10, ms(50), true));
+		this.history.write(new Write(2, "rw/a", 11, ms(150), true));
+		assertThat(this.checker.check(this.history)).isEmpty();
+	}
+
+	@Test
+	void overlappingExclusiveHoldersAreFlagged() {
+		this.history.hold(hold(1, LockMode.MUTEX, 10, 0, 100, false));
+		this.history.hold(hold(2, LockMode.MUTEX, 11, 99, 200, false));
+		assertThat(kinds()).containsExactly("overlap");
+	}
+
+	@Test
+	void aWriterBesideAReaderIsFlaggedAndTwoReadersAreNot() {
+		this.history.hold(hold(1, LockMode.READ, 10, 0, 100, false));
+		this.history.hold(hold(2, LockMode.READ, 11, 10, 100, false));
+		assertThat(kinds()).isEmpty();
+		this.history.hold(hold(3, LockMode.WRITE, 12, 50, 150, false));
+		assertThat(kinds()).containsExactly("overlap", "overlap");
+	}
+
+	@Test
+	void nestedHoldsOfOneStepNeverConflict() {
+		this.history.hold(hold(1, LockMode.WRITE, 10, 0, 100, false));
+		this.history.hold(hold(1, LockMode.READ, 11, 20, 200, false));
+		assertThat(kinds()).isEmpty();
+	}
+
+	@Test
+	void aLostHolderMayLearnItLateByTheNoticeButNoMore() {
+		this.history.hold(hold(1, LockMode.MUTEX, 10, 0, 600, true));
+		this.history.hold(hold(2, LockMode.MUTEX, 11, 200, 700, false));
+		assertThat(kinds()).isEmpty();
+		this.history.hold(hold(3, LockMode.MUTEX, 12, 0, 800, true));
+		this.history.hold(hold(4, LockMode.MUTEX, 13, 200, 900, false));
+		assertThat(kinds()).contains("overlap");
+	}
+
+	@Test
+	void aReleasingHolderHasNoGrace() {
+		this.history.hold(hold(1, LockMode.MUTEX, 10, 0, 201, false));
+		this.history.hold(hold(2, LockMode.MUTEX, 11, 200, 300, false));
+		assertThat(kinds()).containsExactly("overlap");
+	}
+
+	@Test
+	void aSemaphoreTakesAsManyHoldersAsPermits() {
+		this.history.hold(hold(1, LockMode.SEMAPHORE, 10, 0, 100, false));
+		this.history.hold(hold(2, LockMode.SEMAPHORE, 11, 10, 100, false));
+		assertThat(kinds()).isEmpty();
+		this.history.hold(hold(3, LockMode.SEMAPHORE, 12, 20, 100, false));
+		assertThat(kinds()).containsExactly("permits exceeded");
+	}
+
+	@Test
+	void aTokenThatGoesBackIsFlagged() {
+		this.history.hold(hold(1, LockMode.MUTEX, 11, 0, 100, false));
+		this.history.hold(hold(2, LockMode.MUTEX, 10, 101, 200, false));
+		assertThat(kinds()).containsExactly("token went back");
+	}
+
+	@Test
+	void aWriteAcceptedAfterALaterHolderWroteIsStale() {
+		this.history.hold(hold(1, LockMode.MUTEX, 10, 0, 100, false));
+		this.history.hold(hold(2, LockMode.MUTEX, 11, 101, 200, false));
+		this.history.write(new Write(2, "rw/a", 11, ms(110), true));
+		this.history.write(new Write(1, "rw/a", 12, ms(120), true));
+		assertThat(kinds()).containsExactly("stale write");
+	}
+
+	@Test
+	void aRejectedWriteIsNotStale() {
+		this.history.hold(hold(1, LockMode.MUTEX, 10, 0, 100, false));
+		this.history.hold(hold(2, LockMode.MUTEX, 11, 101, 200, false));
+		this.history.write(new Write(2, "rw/a", 11, ms(110), true));
+		this.history.write(new Write(1, "rw/a", 10, ms(120), false));
+		assertThat(kinds()).isEmpty();
+	}
+
+	@Test
+	void anAcquisitionPastItsDeadlineAndBoundIsFlagged() {
+		this.history.op(op(1, 1_000, 2_499, Outcome.TIMED_OUT, -1, null));
+		assertThat(kinds()).isEmpty();
+		this.history.op(op(2, 1_000, 2_501, Outcome.TIMED_OUT, -1, null));
+		assertThat(kinds()).containsExactly("deadline");
+	}
+
+	@Test
+	void aGivenUpWaitCountsFromWhenItWasGivenUp() {
+		this.history.op(op(1, 5_000, 1_600, Outcome.GIVEN_UP, 100, null));
+		assertThat(kinds()).isEmpty();
+		this.history.op(op(2, 5_000, 1_700, Outcome.GIVEN_UP, 100, null));
+		assertThat(kinds()).containsExactly("deadline");
+	}
+
+	@Test
+	void aHungAcquisitionIsFlagged() {
+		this.history.op(op(1, 1_000, 0, Outcome.HUNG, -1, null));
+		assertThat(kinds()).containsExactly("hung");
+	}
+
+	@Test
+	void aWaitMayFailOnlyForAConnectionThatIsDown() {
+		this.history.op(op(1, 1_000, 500, Outcome.FAILED, -1, "KeeperErrorCode = ConnectionLoss"));
+		assertThat(kinds()).containsExactly("failed without a fault");
+		this.history.outage(new History.Outage(0, ms(100), ms(300)));
+		assertThat(kinds()).isEmpty();
+	}
+
+	@Test
+	void aWaitMustNotFailBecauseItsSessionEnded() {
+		this.history.outage(new History.Outage(0, ms(100), ms(300)));
+		this.history.op(op(1, 1_000, 500, Outcome.FAILED, -1, "KeeperErrorCode = Session expired"));
+		assertThat(kinds()).containsExactly("failed without a fault");
+	}
+
+	@Test
+	void aFreshGrantNotHeldIsFlaggedUnlessItsConnectionIsDownThen() {
+		this.history.hold(new Hold(1, 0, "m", "a", LockMode.MUTEX, 1, 10, ms(1_000), ms(1_100), false, null, false));
+		this.history.fault(new Fault(FaultKind.PAUSE_PAST_SESSION, 0, ms(0), ms(900), true));
+		this.history.outage(new History.Outage(0, ms(500), ms(900)));
+		assertThat(kinds()).containsExactly("granted but not held");
+		this.history.outage(new History.Outage(0, ms(1_001), ms(1_200)));
+		assertThat(kinds()).isEmpty();
+	}
+
+	@Test
+	void whatIsLeftAfterQuiescenceIsFlagged() {
+		this.history.leftover("node /schedules/run-1/m/a/lock-0000000001");
+		assertThat(kinds()).containsExactly("left after quiescence");
+	}
+
+	private List<String> kinds() {
+		return this.checker.check(this.history).stream().map(Violation::kind).toList();
+	}
+
+	private static Hold hold(int chain, LockMode mode, long token, long startMillis, long endMillis, boolean lost) {
+		String name = (mode == LockMode.MUTEX) ? "rw" : (mode == LockMode.SEMAPHORE) ? "s" : "rw";
+		return new Hold(chain, chain, name, "a", mode, (mode == LockMode.SEMAPHORE) ? 2 : 1, token, ms(startMillis),
+				ms(endMillis), lost, lost ? "SESSION_EXPIRED" : null, true);
+	}
+
+	private static Op op(int id, long timeoutMillis, long tookMillis, Outcome outcome, long givenUpMillis,
+			String failure) {
+		return new Op(id, 0, "MUTEX m[a]", ms(timeoutMillis), 0, ms(tookMillis), outcome,
+				(givenUpMillis >= 0) ? ms(givenUpMillis) : -1, failure);
+	}
+
+	private static long ms(long millis) {
+		return millis * 1_000_000;
+	}
+
+}

@@ -1,0 +1,184 @@
+package dev.zklock.schedules;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+import dev.zklock.annotation.LockMode;
+
+/**
+ * A generated schedule: lock operations of a few clients, each with a few worker
+ * threads, interleaved with faults, each at an offset from the schedule's start.
+ *
+ * @param steps the operations, in the order each worker runs them
+ * @param faults the faults
+ */
+record Schedule(List<Step> steps, List<FaultStep> faults) {
+
+	/** Clients in a schedule, each behind its own proxy. */
+	static final int CLIENTS = 3;
+
+	/** Worker threads per client. */
+	static final int WORKERS = 2;
+
+	/** Where the generated operations start, at the latest. */
+	static final long SPAN_MILLIS = 4_000;
+
+	/** Lock names and how they are taken. */
+	enum Family {
+
+		/** MUTEX only. */
+		MUTEX("m", 1),
+
+		/** READ and WRITE. */
+		READ_WRITE("rw", 1),
+
+		/** SEMAPHORE of two permits. */
+		SEMAPHORE("s", 2);
+
+		final String lockName;
+
+		final int permits;
+
+		Family(String lockName, int permits) {
+			this.lockName = lockName;
+			this.permits = permits;
+		}
+
+	}
+
+	/** What a holder does inside its hold. */
+	enum Nesting {
+
+		/** Nothing. */
+		NONE,
+
+		/** Takes its own lock again. */
+		REENTER,
+
+		/** A WRITE holder takes READ on the same keys, releases it, then the WRITE. */
+		READ_IN_WRITE,
+
+		/** A WRITE holder takes READ on the same keys, releases the WRITE, then the READ. */
+		DOWNGRADE
+
+	}
+
+	/** Faults a schedule can inject. */
+	enum FaultKind {
+
+		/** The server closes the client's session: its ephemeral nodes go at once. */
+		EXPIRE,
+
+		/** The client takes its session for expired while the server keeps it. */
+		EXPIRE_ON_CLIENT,
+
+		/** The proxy resets the client's connection. */
+		DROP,
+
+		/** The proxy swallows the client's traffic for well within its session. */
+		BLACKHOLE_SHORT,
+
+		/** The proxy swallows the client's traffic past its session. */
+		BLACKHOLE_PAST_SESSION,
+
+		/**
+		 * The process stops for well within its session: no traffic, then its pause
+		 * detector sees the gap as it runs again.
+		 */
+		PAUSE_WITHIN_SESSION,
+
+		/** The process stops past its session, as above. */
+		PAUSE_PAST_SESSION,
+
+		/** The server stops and starts again (sessions survive). */
+		SERVER_RESTART
+
+	}
+
+	/** An operation. */
+	sealed interface Op permits Acquire, Revoke {
+	}
+
+	/**
+	 * Acquire, hold and release.
+	 * @param family the lock name and its modes
+	 * @param keys one key, or two for a lock on a collection of keys
+	 * @param mode the mode, one of the family's
+	 * @param async through the asynchronous manager
+	 * @param timeoutMillis the request's timeout, 0 for a single try
+	 * @param holdMillis how long to hold once granted
+	 * @param nesting what to do inside the hold
+	 * @param minHoldMillis the request's {@code minHold}, 0 for none
+	 * @param maxHoldMillis the request's {@code maxHold}, 0 for none
+	 * @param giveUpMillis interrupt (blocking) or cancel (async) a wait still under
+	 * way after this long, 0 for never
+	 */
+	record Acquire(Family family, List<String> keys, LockMode mode, boolean async, long timeoutMillis,
+			long holdMillis, Nesting nesting, long minHoldMillis, long maxHoldMillis, long giveUpMillis)
+			implements Op {
+
+		@Override
+		public String toString() {
+			return (this.async ? "async " : "") + this.mode + " " + this.family.lockName + this.keys + " timeout="
+					+ this.timeoutMillis + "ms hold=" + this.holdMillis + "ms"
+					+ ((this.nesting != Nesting.NONE) ? " " + this.nesting : "")
+					+ ((this.minHoldMillis > 0) ? " minHold=" + this.minHoldMillis + "ms" : "")
+					+ ((this.maxHoldMillis > 0) ? " maxHold=" + this.maxHoldMillis + "ms" : "")
+					+ ((this.giveUpMillis > 0) ? " giveUp=" + this.giveUpMillis + "ms" : "");
+		}
+
+	}
+
+	/**
+	 * Revoke whoever holds a key, as an operator would.
+	 * @param family the lock name
+	 * @param key the key
+	 */
+	record Revoke(Family family, String key) implements Op {
+
+		@Override
+		public String toString() {
+			return "revoke " + this.family.lockName + "[" + this.key + "]";
+		}
+
+	}
+
+	/**
+	 * An operation of one worker.
+	 * @param client the client
+	 * @param worker the client's worker thread
+	 * @param atMillis not before this offset
+	 * @param op what to do
+	 */
+	record Step(int client, int worker, long atMillis, Op op) {
+
+		@Override
+		public String toString() {
+			return "@" + this.atMillis + "ms c" + this.client + "/w" + this.worker + " " + this.op;
+		}
+
+	}
+
+	/**
+	 * A fault.
+	 * @param kind what
+	 * @param client whose connection, ignored for a server restart
+	 * @param atMillis at this offset
+	 */
+	record FaultStep(FaultKind kind, int client, long atMillis) {
+
+		@Override
+		public String toString() {
+			return "@" + this.atMillis + "ms " + this.kind
+					+ ((this.kind != FaultKind.SERVER_RESTART) ? " c" + this.client : "");
+		}
+
+	}
+
+	@Override
+	public String toString() {
+		return "Schedule\n  " + this.steps.stream().map(Step::toString).collect(Collectors.joining("\n  "))
+				+ "\n  faults: " + this.faults;
+	}
+
+}

@@ -1,0 +1,146 @@
+package dev.zklock.schedules;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+
+import dev.zklock.core.AsyncLockManager;
+import dev.zklock.core.CuratorLockManager;
+import dev.zklock.core.LockInfo;
+import dev.zklock.core.ManualPauseDetectors;
+import dev.zklock.core.PauseDetector;
+import dev.zklock.testsupport.ZooKeeperProxy;
+
+/**
+ * One client of a schedule: a Curator client behind its own proxy, its lock manager
+ * and asynchronous view, a pause detector whose clock a simulated pause moves, the
+ * losses the engine announced (by lock, key and token), and its connection's outages.
+ */
+final class ScheduleClient implements AutoCloseable {
+
+	/** The clients' session timeout: short, so that a schedule can outlast a session. */
+	static final Duration SESSION_TIMEOUT = Duration.ofSeconds(3);
+
+	/** A loss as the engine announced it. @param at when @param reason why */
+	record Loss(long at, String reason) {
+	}
+
+	final int index;
+
+	final ZooKeeperProxy proxy;
+
+	final CuratorFramework curator;
+
+	final CuratorLockManager manager;
+
+	final AsyncLockManager async;
+
+	// how far the pause detector's clock is ahead of the monotonic clock: each simulated pause adds its length
+	private final AtomicLong paused = new AtomicLong();
+
+	private final PauseDetector detector;
+
+	private final Map<String, Loss> losses = new ConcurrentHashMap<>();
+
+	private final History history;
+
+	// under this client's monitor, on Curator's event thread
+	private long downSince = -1;
+
+	ScheduleClient(int index, int serverPort, String basePath, History history) {
+		this.index = index;
+		this.history = history;
+		this.proxy = ZooKeeperProxy.start("schedule-c" + index, List.of(serverPort));
+		this.curator = start(this.proxy.connectString());
+		// before the manager's own listener, so that an outage is on record before the engine acts on it
+		this.curator.getConnectionStateListenable().addListener((client, state) -> connection(state.isConnected()));
+		this.manager = new CuratorLockManager(this.curator, basePath, Duration.ofSeconds(10));
+		this.detector = ManualPauseDetectors
+			.onClock(() -> System.nanoTime() + this.paused.get(), PauseDetector.safeSilence(SESSION_TIMEOUT).dividedBy(4))
+			.start();
+		this.manager.setPauseDetector(this.detector);
+		this.manager.addLockLossListener((lock, reason) -> this.losses.putIfAbsent(lossKey(lock),
+				new Loss(System.nanoTime(), reason.name())));
+		this.async = this.manager.async(null);
+	}
+
+	static CuratorFramework start(String connectString) {
+		CuratorFramework client = CuratorFrameworkFactory.builder()
+			.connectString(connectString)
+			.retryPolicy(new ExponentialBackoffRetry(50, 3))
+			.sessionTimeoutMs((int) SESSION_TIMEOUT.toMillis())
+			.connectionTimeoutMs(1_000)
+			.build();
+		client.start();
+		try {
+			if (!client.blockUntilConnected(10, TimeUnit.SECONDS)) {
+				client.close();
+				throw new IllegalStateException("Could not connect to " + connectString);
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			client.close();
+			throw new IllegalStateException("Interrupted while connecting to " + connectString, ex);
+		}
+		return client;
+	}
+
+	private synchronized void connection(boolean connected) {
+		long now = System.nanoTime();
+		if (!connected && this.downSince < 0) {
+			this.downSince = now;
+		}
+		else if (connected && this.downSince >= 0) {
+			this.history.outage(new History.Outage(this.index, this.downSince, now));
+			this.downSince = -1;
+		}
+	}
+
+	/**
+	 * Make the pause detector see a pause of this process, as its ticker would on
+	 * running again after a stop of that length.
+	 * @param length how long the process was stopped
+	 */
+	void resumeAfterPause(Duration length) {
+		this.paused.addAndGet(length.toNanos());
+	}
+
+	/**
+	 * The loss the engine announced for a hold, if any.
+	 * @param name the lock
+	 * @param key the key
+	 * @param token the hold's token of that key
+	 * @return the loss, or {@code null}
+	 */
+	Loss lossOf(String name, String key, long token) {
+		return this.losses.get(name + "/" + key + "/" + token);
+	}
+
+	private static String lossKey(LockInfo lock) {
+		return lock.name() + "/" + lock.key() + "/" + lock.fencingToken();
+	}
+
+	@Override
+	public void close() {
+		synchronized (this) {
+			if (this.downSince >= 0) {
+				this.history.outage(new History.Outage(this.index, this.downSince, Long.MAX_VALUE));
+				this.downSince = -1;
+			}
+		}
+		this.async.close();
+		this.manager.close();
+		this.detector.close();
+		this.curator.close();
+		this.proxy.close();
+	}
+
+}

@@ -1,0 +1,74 @@
+package dev.zklock.schedules;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.zklock.schedules.HistoryChecker.Violation;
+
+/**
+ * Prints a history for people: one line per event, in time order, with
+ * milliseconds from its first event; and a one-line summary per schedule.
+ */
+final class ScheduleReport {
+
+	private static final Logger logger = LoggerFactory.getLogger(ScheduleReport.class);
+
+	private ScheduleReport() {
+	}
+
+	static void log(Schedule schedule, History history, List<Violation> violations) {
+		Map<String, Long> outcomes = history.ops()
+			.stream()
+			.collect(Collectors.groupingBy((op) -> op.outcome().name(), TreeMap::new, Collectors.counting()));
+		logger.info("SCHEDULE steps={} faults={} outcomes={} holds={} writes={} violations={}",
+				schedule.steps().size(), schedule.faults(), outcomes, history.holds().size(), history.writes().size(),
+				violations.size());
+		if (!violations.isEmpty()) {
+			logger.warn("SCHEDULE violations {}\n{}\n{}", violations, schedule, describe(history));
+		}
+	}
+
+	static String describe(History history) {
+		long origin = Stream
+			.of(history.ops().stream().map(History.Op::invoked), history.holds().stream().map(History.Hold::start),
+					history.faults().stream().map(History.Fault::start))
+			.flatMap(Function.identity())
+			.min(Comparator.naturalOrder())
+			.orElse(0L);
+		record Line(long at, String text) {
+		}
+		Stream<Line> ops = history.ops()
+			.stream()
+			.map((op) -> new Line(op.invoked(), "step " + op.id() + " c" + op.client() + " " + op.description() + " -> "
+					+ op.outcome() + " after " + ms(op.completed() - op.invoked()) + " ms"
+					+ ((op.failure() != null) ? " (" + op.failure() + ")" : "")));
+		Stream<Line> holds = history.holds()
+			.stream()
+			.map((hold) -> new Line(hold.start(), "step " + hold.chain() + " holds " + hold.mode() + " "
+					+ hold.lockKey() + " token " + hold.token() + " until +" + ms(hold.end() - origin) + " ms"
+					+ (hold.lost() ? " (lost: " + hold.reason() + ")" : "")));
+		Stream<Line> faults = history.faults()
+			.stream()
+			.map((fault) -> new Line(fault.start(), "fault " + fault.kind() + " c" + fault.client() + " until +"
+					+ ms(fault.end() - origin) + " ms" + (fault.applied() ? "" : " (not applied)")));
+		return Stream.of(ops, holds, faults)
+			.flatMap(Function.identity())
+			.sorted(Comparator.comparingLong(Line::at))
+			.map((line) -> "  +" + ms(line.at() - origin) + " ms " + line.text())
+			.collect(Collectors.joining("\n", "history:\n", ""));
+	}
+
+	private static long ms(long nanos) {
+		return TimeUnit.NANOSECONDS.toMillis(nanos);
+	}
+
+}

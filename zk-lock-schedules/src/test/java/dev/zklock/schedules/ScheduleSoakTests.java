@@ -1,0 +1,68 @@
+package dev.zklock.schedules;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+
+import net.jqwik.api.RandomGenerator;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.zklock.schedules.HistoryChecker.Violation;
+import dev.zklock.testsupport.InJvmZooKeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The soak, run with {@code ./mvnw -Psoak verify}: generated schedules one after the
+ * other for {@code zk-lock.schedules.soak-duration} (2h by default), each from a seed
+ * of its own that the log prints, and that {@code zk-lock.schedules.seed} replays
+ * (the generation, not the timing). At the end it prints the schedules, operations,
+ * faults by kind and violations; every violation fails the test with its seed,
+ * schedule and history.
+ */
+@Tag("soak")
+class ScheduleSoakTests {
+
+	private static final Logger logger = LoggerFactory.getLogger(ScheduleSoakTests.class);
+
+	@Test
+	void generatedSchedulesKeepEveryPromise() throws Exception {
+		Duration duration = Duration
+			.parse("PT" + System.getProperty("zk-lock.schedules.soak-duration", "2h").toUpperCase());
+		Long replay = Long.getLong("zk-lock.schedules.seed");
+		RandomGenerator<Schedule> generator = ScheduleArbitraries.schedules().generator(1_000);
+		Random seeds = new Random();
+		Map<String, Integer> faults = new TreeMap<>();
+		int schedules = 0;
+		int operations = 0;
+		StringBuilder failures = new StringBuilder();
+		long end = System.nanoTime() + duration.toNanos();
+		try (InJvmZooKeeper server = ScheduleRunner.startServer()) {
+			do {
+				long seed = (replay != null) ? replay : seeds.nextLong();
+				Schedule schedule = generator.next(new Random(seed)).value();
+				History history = new ScheduleRunner(server, false).run(schedule);
+				List<Violation> violations = RandomScheduleTests.checker.check(history);
+				schedules++;
+				operations += schedule.steps().size();
+				schedule.faults().forEach((fault) -> faults.merge(fault.kind().name(), 1, Integer::sum));
+				logger.info("SOAK seed={} steps={} faults={} violations={}", seed, schedule.steps().size(),
+						schedule.faults().size(), violations.size());
+				if (!violations.isEmpty()) {
+					failures.append("\nseed ").append(seed).append('\n').append(schedule).append('\n')
+						.append(ScheduleReport.describe(history)).append("\nviolations: ").append(violations);
+				}
+			}
+			while (replay == null && System.nanoTime() < end);
+		}
+		logger.info("SOAK done: duration={} schedules={} operations={} faults={} failed={}", duration, schedules,
+				operations, faults, failures.length() > 0);
+		assertThat(failures.toString()).isEmpty();
+	}
+
+}

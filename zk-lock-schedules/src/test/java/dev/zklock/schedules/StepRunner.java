@@ -1,0 +1,230 @@
+package dev.zklock.schedules;
+
+import java.time.Duration;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+
+import dev.zklock.LockException;
+import dev.zklock.LockHandle;
+import dev.zklock.LockRequest;
+import dev.zklock.annotation.LockMode;
+import dev.zklock.core.AsyncLockHandle;
+import dev.zklock.schedules.History.Outcome;
+import dev.zklock.schedules.Schedule.Acquire;
+import dev.zklock.schedules.Schedule.Nesting;
+
+/**
+ * Runs one acquisition of a schedule on the calling worker thread: ask, maybe give
+ * up, hold (with its nesting), write to the fenced store, release, and record it all.
+ */
+final class StepRunner {
+
+	/** Longer than any wait a schedule asks for: past it, an acquisition hangs. */
+	static final Duration HANG = Duration.ofSeconds(30);
+
+	private final ScheduleClient client;
+
+	private final History history;
+
+	private final FencedStore store;
+
+	private final ScheduledExecutorService timers;
+
+	private final boolean trusting;
+
+	StepRunner(ScheduleClient client, History history, FencedStore store, ScheduledExecutorService timers,
+			boolean trusting) {
+		this.client = client;
+		this.history = history;
+		this.store = store;
+		this.timers = timers;
+		this.trusting = trusting;
+	}
+
+	void acquire(int id, Acquire step) throws InterruptedException {
+		LockRequest request = request(step, step.mode(), step.timeoutMillis());
+		AtomicLong givenUp = new AtomicLong(-1);
+		long invoked = System.nanoTime();
+		if (step.async()) {
+			acquireAsync(id, step, request, invoked, givenUp);
+			return;
+		}
+		Thread worker = Thread.currentThread();
+		ScheduledFuture<?> interrupter = (step.giveUpMillis() > 0) ? this.timers.schedule(() -> {
+			givenUp.set(System.nanoTime());
+			worker.interrupt();
+		}, step.giveUpMillis(), TimeUnit.MILLISECONDS) : null;
+		LockHandle handle = null;
+		String failure = null;
+		try {
+			handle = this.client.manager.acquire(request);
+		}
+		catch (LockException ex) {
+			failure = ex.toString();
+		}
+		finally {
+			if (interrupter != null) {
+				interrupter.cancel(false);
+			}
+		}
+		long completed = System.nanoTime();
+		// an interrupt that came with the grant is not for the hold
+		Thread.interrupted();
+		record(id, step, invoked, completed, givenUp.get(), handle != null && handle.isAcquired(), failure);
+		if (handle != null && handle.isAcquired()) {
+			try {
+				holdBlocking(id, step, handle);
+			}
+			finally {
+				release(id, step, handle);
+			}
+		}
+	}
+
+	/** A release may fail while the server is out of reach; the quiescence check finds what it left. */
+	private void release(int id, Acquire step, LockHandle handle) {
+		long start = System.nanoTime();
+		try {
+			handle.close();
+		}
+		catch (LockException ex) {
+			this.history.op(new History.Op(id, this.client.index, "release of " + step, 0, start, System.nanoTime(),
+					Outcome.FAILED, -1, ex.toString()));
+		}
+	}
+
+	private void holdBlocking(int id, Acquire step, LockHandle outer) {
+		HeldLock held = new HeldLock(id, this.client, outer, step.keys(), step.family().permits, this.trusting);
+		held.write(this.store);
+		long half = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(step.holdMillis() / 2);
+		long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(step.holdMillis());
+		if (step.nesting() == Nesting.NONE || !held.holdUntil(half)) {
+			held.holdUntil(end);
+			held.write(this.store);
+			held.record(this.history);
+			return;
+		}
+		LockMode innerMode = (step.nesting() == Nesting.REENTER) ? step.mode() : LockMode.READ;
+		LockHandle inner = this.client.manager.acquire(request(step, innerMode, 0));
+		try {
+			if (!inner.isAcquired()) {
+				this.history.op(new History.Op(id, this.client.index, step.nesting() + " inside " + step, 0,
+						System.nanoTime(), System.nanoTime(), Outcome.FAILED, -1, "nested acquisition refused"));
+				held.record(this.history);
+				return;
+			}
+			HeldLock nested = new HeldLock(id, this.client, inner, step.keys(), step.family().permits,
+					this.trusting);
+			if (step.nesting() == Nesting.DOWNGRADE) {
+				held.write(this.store);
+				held.record(this.history);
+				release(id, step, outer);
+				nested.holdUntil(end);
+				nested.record(this.history);
+				return;
+			}
+			nested.holdUntil(end);
+			nested.record(this.history);
+		}
+		finally {
+			release(id, step, inner);
+		}
+		held.write(this.store);
+		held.record(this.history);
+	}
+
+	private void acquireAsync(int id, Acquire step, LockRequest request, long invoked, AtomicLong givenUp)
+			throws InterruptedException {
+		CompletableFuture<AsyncLockHandle> future = this.client.async.acquire(request);
+		ScheduledFuture<?> canceller = (step.giveUpMillis() > 0) ? this.timers.schedule(() -> {
+			long now = System.nanoTime();
+			if (future.cancel(true)) {
+				givenUp.set(now);
+			}
+		}, step.giveUpMillis(), TimeUnit.MILLISECONDS) : null;
+		AsyncLockHandle handle = null;
+		String failure = null;
+		try {
+			handle = future.get(HANG.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (CancellationException ex) {
+			failure = null;
+		}
+		catch (ExecutionException ex) {
+			failure = ex.getCause().toString();
+		}
+		catch (TimeoutException ex) {
+			future.cancel(true);
+			this.history.op(new History.Op(id, this.client.index, step.toString(), timeoutNanos(step), invoked,
+					System.nanoTime(), Outcome.HUNG, givenUp.get(), null));
+			return;
+		}
+		finally {
+			if (canceller != null) {
+				canceller.cancel(false);
+			}
+		}
+		long completed = System.nanoTime();
+		boolean acquired = handle != null && handle.isAcquired();
+		record(id, step, invoked, completed, givenUp.get(), acquired, failure);
+		if (acquired) {
+			HeldLock held = new HeldLock(id, this.client, handle, step.keys(), step.family().permits, this.trusting);
+			held.write(this.store);
+			held.holdUntil(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(step.holdMillis()));
+			held.write(this.store);
+			held.record(this.history);
+			try {
+				handle.release().get(HANG.toMillis(), TimeUnit.MILLISECONDS);
+			}
+			catch (ExecutionException | TimeoutException ex) {
+				// a release that fails leaves the node to its session; the quiescence check sees it
+				this.history.op(new History.Op(id, this.client.index, "release of " + step, 0, completed,
+						System.nanoTime(), Outcome.FAILED, -1, ex.toString()));
+			}
+		}
+	}
+
+	private void record(int id, Acquire step, long invoked, long completed, long givenUp, boolean acquired,
+			String failure) {
+		Outcome outcome;
+		if (acquired) {
+			outcome = Outcome.GRANTED;
+		}
+		else if (givenUp >= 0) {
+			outcome = Outcome.GIVEN_UP;
+		}
+		else {
+			outcome = (failure != null) ? Outcome.FAILED : Outcome.TIMED_OUT;
+		}
+		this.history.op(new History.Op(id, this.client.index, step.toString(), timeoutNanos(step), invoked,
+				completed, outcome, givenUp, (outcome == Outcome.FAILED) ? failure : null));
+	}
+
+	private static long timeoutNanos(Acquire step) {
+		return TimeUnit.MILLISECONDS.toNanos(step.timeoutMillis());
+	}
+
+	static LockRequest request(Acquire step, LockMode mode, long timeoutMillis) {
+		LockRequest.Builder builder = LockRequest.named(step.family().lockName)
+			.keys(step.keys())
+			.mode(mode)
+			.timeout(Duration.ofMillis(timeoutMillis));
+		if (mode == LockMode.SEMAPHORE) {
+			builder.permits(step.family().permits);
+		}
+		if (step.minHoldMillis() > 0) {
+			builder.minHold(Duration.ofMillis(step.minHoldMillis()));
+		}
+		if (step.maxHoldMillis() > 0) {
+			builder.maxHold(Duration.ofMillis(step.maxHoldMillis()));
+		}
+		return builder.build();
+	}
+
+}

@@ -1,0 +1,63 @@
+package dev.zklock.schedules;
+
+import java.util.List;
+
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import dev.zklock.annotation.LockMode;
+import dev.zklock.schedules.HistoryChecker.Violation;
+import dev.zklock.schedules.Schedule.Acquire;
+import dev.zklock.schedules.Schedule.Family;
+import dev.zklock.schedules.Schedule.FaultKind;
+import dev.zklock.schedules.Schedule.FaultStep;
+import dev.zklock.schedules.Schedule.Nesting;
+import dev.zklock.schedules.Schedule.Step;
+import dev.zklock.testsupport.ClassFixture;
+import dev.zklock.testsupport.InJvmZooKeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The checker's own control, run in every build: the same schedule with holders that
+ * never ask whether their session still owns their node (they trust the grant until
+ * they release) must be flagged, and with the engine's own holders it must pass. A
+ * holder takes a key; its session ends under it, by the server or by a connection
+ * swallowed past the session; another client waits for the key meanwhile.
+ */
+class UnsafeControlTests {
+
+	@RegisterExtension
+	static final ClassFixture<InJvmZooKeeper> server = ClassFixture.of(ScheduleRunner::startServer);
+
+	@ParameterizedTest
+	@EnumSource(value = FaultKind.class, names = { "EXPIRE", "BLACKHOLE_PAST_SESSION" })
+	void holdersThatTrustTheirGrantAreFlagged(FaultKind fault) throws Exception {
+		List<Violation> violations = RandomScheduleTests.checker
+			.check(new ScheduleRunner(server.get(), true).run(sessionEndsUnderAHolder(fault)));
+		assertThat(violations).extracting(Violation::kind).contains("overlap");
+	}
+
+	@ParameterizedTest
+	@EnumSource(value = FaultKind.class, names = { "EXPIRE", "BLACKHOLE_PAST_SESSION" })
+	void theEnginesHoldersPass(FaultKind fault) throws Exception {
+		List<Violation> violations = RandomScheduleTests.checker
+			.check(new ScheduleRunner(server.get(), false).run(sessionEndsUnderAHolder(fault)));
+		assertThat(violations).isEmpty();
+	}
+
+	// the holder holds for longer than the fault takes to end its session and let the waiter in
+	private static Schedule sessionEndsUnderAHolder(FaultKind fault) {
+		long hold = FaultInjector.LONG_BLACKHOLE.toMillis() + 1_000;
+		return new Schedule(
+				List.of(new Step(0, 0, 0, mutex(0, hold)), new Step(1, 0, 200, mutex(hold + 2_000, 100))),
+				List.of(new FaultStep(fault, 0, 300)));
+	}
+
+	private static Acquire mutex(long timeoutMillis, long holdMillis) {
+		return new Acquire(Family.MUTEX, List.of("a"), LockMode.MUTEX, false, timeoutMillis, holdMillis, Nesting.NONE,
+				0, 0, 0);
+	}
+
+}
