@@ -11,9 +11,6 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
-import dev.zklock.docs.MarkdownPages.CodeBlock;
-import dev.zklock.docs.MarkdownPages.InlineCode;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -29,30 +26,13 @@ class IntegrationDocsPropertiesTests {
 	@Test
 	void everyIntegrationPropertyTheDocsNameExists() {
 		Map<String, JsonNode> properties = metadata();
-		MarkdownPages docs = MarkdownPages.ofRepository();
 		List<String> names = new ArrayList<>();
 		List<String> unknown = new ArrayList<>();
-		for (Path page : docs.pages()) {
-			for (CodeBlock block : MarkdownPages.codeBlocks(page)) {
-				if (block.language().equals("properties")) {
-					for (String line : block.lines()) {
-						String key = line.strip().split("=", 2)[0];
-						if (key.startsWith(DocsPropertiesTests.INTEGRATION_PREFIX)) {
-							names.add(key);
-							if (!properties.containsKey(key)) {
-								unknown.add(block.where() + ": " + key);
-							}
-						}
-					}
-				}
-			}
-			for (InlineCode code : MarkdownPages.inlineCode(page)) {
-				if (code.text().startsWith(DocsPropertiesTests.INTEGRATION_PREFIX)) {
-					names.add(code.text());
-					if (!properties.containsKey(code.text())) {
-						unknown.add(page.getFileName() + ":" + code.line() + ": " + code.text());
-					}
-				}
+		for (DocsPropertiesTests.NamedProperty named : DocsPropertiesTests
+			.namedInDocs((name) -> name.startsWith(DocsPropertiesTests.INTEGRATION_PREFIX))) {
+			names.add(named.name());
+			if (!properties.containsKey(named.name())) {
+				unknown.add(named.where());
 			}
 		}
 		assertThat(names).as("integration properties in the docs").isNotEmpty();
