@@ -11,9 +11,15 @@ import java.util.Map;
  * @param fields the event's names and values
  * @param receivedNanos when the test JVM read it
  */
-record WorkerEvent(String type, Map<String, String> fields, long receivedNanos) {
+public record WorkerEvent(String type, Map<String, String> fields, long receivedNanos) {
 
-	static WorkerEvent parse(String line, long receivedNanos) {
+	/**
+	 * Parse an event line.
+	 * @param line a line that starts with {@link WorkerEvents#PREFIX}
+	 * @param receivedNanos when the test JVM read it
+	 * @return the event
+	 */
+	public static WorkerEvent parse(String line, long receivedNanos) {
 		String[] parts = line.substring(WorkerEvents.PREFIX.length()).trim().split(" ");
 		Map<String, String> fields = new LinkedHashMap<>();
 		for (int i = 1; i < parts.length; i++) {
@@ -25,11 +31,21 @@ record WorkerEvent(String type, Map<String, String> fields, long receivedNanos) 
 		return new WorkerEvent(parts[0], fields, receivedNanos);
 	}
 
-	String id() {
+	/**
+	 * The worker's id.
+	 * @return the id, or {@code null} when the event has none
+	 */
+	public String id() {
 		return this.fields.get("id");
 	}
 
-	String get(String name) {
+	/**
+	 * A field's value.
+	 * @param name the field
+	 * @return the value
+	 * @throws IllegalStateException when the event has no such field
+	 */
+	public String get(String name) {
 		String value = this.fields.get(name);
 		if (value == null) {
 			throw new IllegalStateException("Event " + this + " has no field '" + name + "'");
@@ -37,7 +53,12 @@ record WorkerEvent(String type, Map<String, String> fields, long receivedNanos) 
 		return value;
 	}
 
-	long number(String name) {
+	/**
+	 * A numeric field's value.
+	 * @param name the field
+	 * @return the value
+	 */
+	public long number(String name) {
 		return Long.parseLong(get(name));
 	}
 
@@ -50,7 +71,12 @@ record WorkerEvent(String type, Map<String, String> fields, long receivedNanos) 
 		return Long.parseLong(this.fields.getOrDefault(name, "0"));
 	}
 
-	boolean flag(String name) {
+	/**
+	 * A boolean field's value.
+	 * @param name the field
+	 * @return the value
+	 */
+	public boolean flag(String name) {
 		return Boolean.parseBoolean(get(name));
 	}
 

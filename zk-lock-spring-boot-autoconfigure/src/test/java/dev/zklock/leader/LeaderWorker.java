@@ -21,7 +21,6 @@ import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
 import dev.zklock.autoconfigure.ZkLockAutoConfiguration;
 import dev.zklock.autoconfigure.ZkLockLeaderAutoConfiguration;
 import dev.zklock.faults.WorkerEvents;
-import dev.zklock.testsupport.ParentWatchdog;
 
 /**
  * Main class of an application JVM that competes for role {@value #ROLE}: a
@@ -50,19 +49,12 @@ public final class LeaderWorker {
 		properties.put("zk-lock.startup.wait", "30s");
 		ConfigurableApplicationContext context = WorkerApplications.builder(WorkerConfiguration.class, properties)
 			.run();
-		WorkerEvents.emit("ready", "id", id);
 		Reporter reporter = context.getBean(Reporter.class);
-		while (true) {
-			String command = ParentWatchdog.commands().take();
+		WorkerApplications.serve(context, id, (command) -> {
 			if (command.equals("write")) {
 				WorkerEvents.emit("write", "id", id, "token", reporter.lastToken, "late", true);
 			}
-			else if (command.equals("exit")) {
-				context.close();
-				WorkerEvents.emit("exited", "id", id);
-				System.exit(0);
-			}
-		}
+		});
 	}
 
 	@Configuration(proxyBeanMethods = false)

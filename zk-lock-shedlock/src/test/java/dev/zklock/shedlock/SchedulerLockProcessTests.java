@@ -1,0 +1,164 @@
+package dev.zklock.shedlock;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import dev.zklock.faults.WorkerEvent;
+import dev.zklock.faults.WorkerEvents;
+import dev.zklock.testsupport.ZooKeeperWorkers;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * {@code @SchedulerLock} across JVMs: three {@link SchedulerLockWorker}s on
+ * {@link ZkLockProvider} run a 200 ms scheduled task with
+ * {@code lockAtLeastFor = "PT0.15S"} for 30 s, with a {@code kill -9} of the holder
+ * half-way: no two runs overlap, no two start within 150 ms, and runs go on within
+ * the 4 s session after the kill. Three control JVMs at the same time, each with a
+ * lock of its own, run the task on all three and fail both checks. Times are
+ * {@link System#nanoTime()} of one machine.
+ */
+class SchedulerLockProcessTests {
+
+	private static final long SESSION_MILLIS = 4_000;
+
+	private static final long AT_LEAST_NANOS = TimeUnit.MILLISECONDS.toNanos(150);
+
+	private static final List<String> JVM_OPTIONS = List.of("-Xmx128m", "-Xss512k", "-XX:+UseSerialGC",
+			"-XX:TieredStopAtLevel=1", "-XX:-UsePerfData");
+
+	@RegisterExtension
+	static final ZooKeeperWorkers workers = new ZooKeeperWorkers(JVM_OPTIONS);
+
+	private final List<Run> runs = new CopyOnWriteArrayList<>();
+
+	private final Set<String> ready = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+	private final AtomicReference<CountDownLatch> killNext = new AtomicReference<>();
+
+	private volatile Run killed;
+
+	@Test
+	void oneRunAtATimeAcrossJvmsAndOnAfterAKillWhileTheControlRunsEverywhere() throws Exception {
+		for (String id : List.of("zk-0", "zk-1", "zk-2", "control-0", "control-1", "control-2")) {
+			workers.start(id, SchedulerLockWorker.class, List.of("--id=" + id, "--connect=" + workers.connectString(),
+					"--base-path=/" + id.substring(0, id.indexOf('-')), "--control=" + id.startsWith("control")),
+					this::accept);
+		}
+		await().atMost(Duration.ofSeconds(120)).until(() -> this.ready.size() == workers.size());
+		long first = System.nanoTime();
+		// half-way, the next zk run that starts is killed while it holds the lock
+		await().atMost(Duration.ofSeconds(30)).until(() -> System.nanoTime() - first > seconds(15));
+		CountDownLatch kill = new CountDownLatch(1);
+		this.killNext.set(kill);
+		assertThat(kill.await(10, TimeUnit.SECONDS)).isTrue();
+		await().atMost(Duration.ofSeconds(30)).until(() -> System.nanoTime() - first > seconds(30));
+		long last = System.nanoTime();
+
+		List<Run> zk = window("zk-", first, last);
+		List<Run> control = window("control-", first, last);
+		Run killedRun = this.killed;
+		Run afterKill = zk.stream().filter((run) -> run.start() > killedRun.start()).findFirst().orElseThrow();
+		long resumedMillis = TimeUnit.NANOSECONDS.toMillis(afterKill.start() - killedRun.start());
+		System.err.printf("SCHEDULERLOCK: %d runs in 30 s by %s, min start gap %d ms, %d problems; kill -9 of %s, "
+				+ "next run %d ms later by %s; control: %d runs by %s, %d problems%n", zk.size(), workersOf(zk),
+				minGapMillis(zk), problems(zk).size(), killedRun.worker(), resumedMillis, afterKill.worker(),
+				control.size(), workersOf(control), problems(control).size());
+		assertThat(problems(zk)).isEmpty();
+		assertThat(workersOf(zk)).hasSizeGreaterThanOrEqualTo(2);
+		assertThat(afterKill.worker()).isNotEqualTo(killedRun.worker());
+		assertThat(resumedMillis).as("runs go on within the session after kill -9 of the holder")
+			.isLessThan(SESSION_MILLIS + 2_000);
+		assertThat(workersOf(control)).as("control: the task runs on every JVM").hasSize(3);
+		assertThat(problems(control)).as("control: the checks can fail").isNotEmpty();
+	}
+
+	private void accept(String line) {
+		if (!line.startsWith(WorkerEvents.PREFIX)) {
+			return;
+		}
+		WorkerEvent event = WorkerEvent.parse(line, System.nanoTime());
+		String id = event.id();
+		switch (event.type()) {
+			case "ready" -> this.ready.add(id);
+			case "started" -> {
+				CountDownLatch kill = this.killNext.get();
+				if (kill != null && id.startsWith("zk-") && this.killNext.compareAndSet(kill, null)) {
+					workers.worker(id).kill();
+					this.killed = new Run(id, event.number("start"), Long.MAX_VALUE);
+					this.runs.add(this.killed);
+					kill.countDown();
+				}
+			}
+			case "run" -> this.runs.add(new Run(id, event.number("start"),
+					event.number("end")));
+			default -> {
+			}
+		}
+	}
+
+	// the runs of one group that started in the window, by start; the killed run has no end
+	private List<Run> window(String group, long from, long to) {
+		return this.runs.stream()
+			.filter((run) -> run.worker().startsWith(group) && run.start() >= from && run.start() < to)
+			.sorted(Comparator.comparingLong(Run::start))
+			.toList();
+	}
+
+	private static List<String> problems(List<Run> runs) {
+		List<String> problems = new ArrayList<>();
+		for (int i = 1; i < runs.size(); i++) {
+			Run earlier = runs.get(i - 1);
+			Run later = runs.get(i);
+			if (earlier.end() != Long.MAX_VALUE && later.start() < earlier.end()) {
+				problems.add("overlap: " + earlier + " and " + later);
+			}
+			if (later.start() - earlier.start() < AT_LEAST_NANOS) {
+				problems.add("started within 150 ms: " + earlier + " and " + later);
+			}
+		}
+		return problems;
+	}
+
+	private static long minGapMillis(List<Run> runs) {
+		long gap = Long.MAX_VALUE;
+		for (int i = 1; i < runs.size(); i++) {
+			gap = Math.min(gap, runs.get(i).start() - runs.get(i - 1).start());
+		}
+		return TimeUnit.NANOSECONDS.toMillis(gap);
+	}
+
+	private static Set<String> workersOf(List<Run> runs) {
+		Set<String> workers = new TreeSet<>();
+		runs.forEach((run) -> workers.add(run.worker()));
+		return workers;
+	}
+
+	private static long seconds(int seconds) {
+		return TimeUnit.SECONDS.toNanos(seconds);
+	}
+
+	/**
+	 * One run of the task, in {@link System#nanoTime()}.
+	 *
+	 * @param worker the worker
+	 * @param start when it started
+	 * @param end when it ended, {@link Long#MAX_VALUE} for the killed run
+	 */
+	record Run(String worker, long start, long end) {
+
+	}
+
+}
