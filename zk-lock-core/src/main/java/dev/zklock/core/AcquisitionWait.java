@@ -30,9 +30,9 @@ import dev.zklock.annotation.LockMode;
  * The wait ends at the deadline: a blocking caller, parked until then, calls
  * {@link #timeOut()}; an asynchronous one has a timer do it ({@link #armTimer()}).
  * A single try ({@code timeout} 0) waits at most {@link #ANSWER_GRACE_NANOS} after
- * sending for ZooKeeper's first answer (unless no acquisition of the engine was
- * answered yet), at most {@link #SLOW_ANSWER_LIMIT_NANOS} more for the rest once it
- * was answered, and fails at once while ZooKeeper is unreachable
+ * sending for ZooKeeper's first answer, at most {@link #SLOW_ANSWER_LIMIT_NANOS} more
+ * once answered ({@link #COLD_ANSWER_LIMIT_NANOS} for the engine's first call), and
+ * fails at once while ZooKeeper is unreachable
  * ({@link ZooKeeperReachability}); a timed wait that ends while it is unreachable
  * fails with a {@link LockException} that says so, rather than "not acquired".
  */
@@ -46,6 +46,9 @@ abstract class AcquisitionWait {
 
 	/** How much longer a single try that ZooKeeper answered waits for the rest of its answers. */
 	static final long SLOW_ANSWER_LIMIT_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+	/** The same for the engine's first call, which may wait for class loading and a cold server. */
+	static final long COLD_ANSWER_LIMIT_NANOS = TimeUnit.SECONDS.toNanos(5);
 
 	final LockEngine engine;
 
@@ -235,24 +238,21 @@ abstract class AcquisitionWait {
 		}
 		else if (this.timeoutNanos == 0 && (isAnswered() || !this.engine.reachability().hasAnswered())) {
 			// ZooKeeper answers, only slowly, or this is the first call (a cold JVM, a cold server): the try ends with
-			// its answers, or at once if the connection is suspended. Once answered, a connection that fell silent
-			// must not hold the caller until Curator suspends it, two thirds of a session later
+			// its answers, at once if the connection is suspended, or at a limit: a connection that fell silent must
+			// not hold the caller until Curator suspends it, two thirds of a session later
 			logger.debug("Lock '{}': a single try waits on for ZooKeeper's answers", this.name);
-			if (this.engine.reachability().hasAnswered()) {
-				limitSlowAnswers();
-			}
+			limitSlowAnswers(this.engine.reachability().hasAnswered() ? SLOW_ANSWER_LIMIT_NANOS : COLD_ANSWER_LIMIT_NANOS);
 		}
 		else {
 			giveUp(null, this.timeoutNanos != 0);
 		}
 	}
 
-	private void limitSlowAnswers() {
+	private void limitSlowAnswers(long limitNanos) {
 		this.lock.lock();
 		try {
 			if (!this.finished) {
-				this.timer = this.engine.schedule(() -> giveUp(null, false), SLOW_ANSWER_LIMIT_NANOS,
-						TimeUnit.NANOSECONDS);
+				this.timer = this.engine.schedule(() -> giveUp(null, false), limitNanos, TimeUnit.NANOSECONDS);
 			}
 		}
 		finally {
