@@ -55,6 +55,7 @@ final class FaultInjector {
 				case BLACKHOLE_PAST_SESSION -> blackhole(fault, client, LONG_BLACKHOLE, false, start);
 				case PAUSE_WITHIN_SESSION -> blackhole(fault, client, SHORT_BLACKHOLE, true, start);
 				case PAUSE_PAST_SESSION -> blackhole(fault, client, LONG_BLACKHOLE, true, start);
+				case SILENT_AFTER_CREATE -> silentAfterCreate(fault, client);
 				case SERVER_RESTART -> this.server.restart();
 			}
 			if (!lasts(fault.kind())) {
@@ -80,9 +81,19 @@ final class FaultInjector {
 		}, length.toMillis(), TimeUnit.MILLISECONDS);
 	}
 
+	// On the client's next create of a node of key b, if it makes one; recorded from when it fires. Key b comes second
+	// in a lock of both keys: the connection then dies with key a taken, in the middle of the acquisition
+	private void silentAfterCreate(FaultStep fault, ScheduleClient client) {
+		client.proxy.blackholeAfterNextCreate("/b/").thenAccept((fired) -> this.timers.schedule(() -> {
+			client.proxy.pass();
+			this.history.fault(new History.Fault(fault.kind(), fault.client(), fired, System.nanoTime(), true));
+		}, LONG_BLACKHOLE.toMillis(), TimeUnit.MILLISECONDS));
+	}
+
 	private static boolean lasts(FaultKind kind) {
 		return kind == FaultKind.BLACKHOLE_SHORT || kind == FaultKind.BLACKHOLE_PAST_SESSION
-				|| kind == FaultKind.PAUSE_WITHIN_SESSION || kind == FaultKind.PAUSE_PAST_SESSION;
+				|| kind == FaultKind.PAUSE_WITHIN_SESSION || kind == FaultKind.PAUSE_PAST_SESSION
+				|| kind == FaultKind.SILENT_AFTER_CREATE;
 	}
 
 	/** Heal every proxy and make sure the server runs. */

@@ -14,6 +14,9 @@ import dev.zklock.annotation.LockMode;
  */
 final class History {
 
+	/** The timeout of an operation without a deadline: a release. */
+	static final long NO_DEADLINE = -1;
+
 	/** How an acquisition ended. */
 	enum Outcome {
 
@@ -26,7 +29,7 @@ final class History {
 	 * @param id the step's number in the schedule
 	 * @param client the client that asked
 	 * @param description what was asked, for reports
-	 * @param timeoutNanos the request's timeout
+	 * @param timeoutNanos the request's timeout, or {@link #NO_DEADLINE}
 	 * @param invoked when it was asked
 	 * @param completed when the caller had its answer
 	 * @param outcome the answer
@@ -94,6 +97,16 @@ final class History {
 	}
 
 	/**
+	 * A granted exclusive acquisition of one key, for the check of the queue's order.
+	 * @param id the step
+	 * @param lockKey the lock and key
+	 * @param invoked when it was asked
+	 * @param granted when it was granted
+	 */
+	record Grant(int id, String lockKey, long invoked, long granted) {
+	}
+
+	/**
 	 * A time a client's connection was down, as Curator reported it: from SUSPENDED
 	 * or LOST until CONNECTED or RECONNECTED.
 	 * @param client the client
@@ -111,7 +124,21 @@ final class History {
 
 	private final List<Fault> faults = Collections.synchronizedList(new ArrayList<>());
 
+	private final List<Grant> grants = Collections.synchronizedList(new ArrayList<>());
+
+	/**
+	 * A gap in a client's pause detector's clock longer than its pause threshold: a
+	 * simulated pause, or a real stall of this JVM.
+	 * @param client the client
+	 * @param start when the gap began
+	 * @param end when the detector's clock was read again
+	 */
+	record Pause(int client, long start, long end) {
+	}
+
 	private final List<Outage> outages = Collections.synchronizedList(new ArrayList<>());
+
+	private final List<Pause> pauses = Collections.synchronizedList(new ArrayList<>());
 
 	private final List<String> leftovers = Collections.synchronizedList(new ArrayList<>());
 
@@ -129,6 +156,14 @@ final class History {
 
 	void fault(Fault fault) {
 		this.faults.add(fault);
+	}
+
+	void grant(Grant grant) {
+		this.grants.add(grant);
+	}
+
+	void pause(Pause pause) {
+		this.pauses.add(pause);
 	}
 
 	void outage(Outage outage) {
@@ -158,6 +193,14 @@ final class History {
 
 	List<Fault> faults() {
 		return copy(this.faults);
+	}
+
+	List<Grant> grants() {
+		return copy(this.grants);
+	}
+
+	List<Pause> pauses() {
+		return copy(this.pauses);
 	}
 
 	List<Outage> outages() {

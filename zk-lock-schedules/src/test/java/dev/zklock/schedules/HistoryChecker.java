@@ -12,8 +12,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import dev.zklock.annotation.LockMode;
+import dev.zklock.schedules.History.Fault;
+import dev.zklock.schedules.History.Grant;
 import dev.zklock.schedules.History.Hold;
 import dev.zklock.schedules.History.Op;
+import dev.zklock.schedules.History.Outage;
 import dev.zklock.schedules.History.Outcome;
 import dev.zklock.schedules.History.Write;
 
@@ -22,10 +25,10 @@ import dev.zklock.schedules.History.Write;
  * the record and never talks to ZooKeeper.
  * <ul>
  * <li>No two incompatible holders overlap while both believe they hold, and a
- * semaphore never has more holders than permits. A holder that lost its lock may
- * learn it up to {@link #lossNotice} late (a server that closes a session tells the
- * holder and the next waiter at about the same time); a holder that released has no
- * such grace.</li>
+ * semaphore never has more holders than permits. A holder that lost its lock, or
+ * whose connection went down while it held, may learn it up to {@link #lossNotice}
+ * late (a server that closes a session tells the holder and the next waiter at about
+ * the same time); a holder that released on a sound connection has no such grace.</li>
  * <li>Tokens of exclusive holders of a key grow in grant order.</li>
  * <li>No accepted fenced write is stale: none from a holder after a later holder of
  * the key has written.</li>
@@ -33,8 +36,10 @@ import dev.zklock.schedules.History.Write;
  * that bound of being given up; none hangs.</li>
  * <li>No acquisition fails but for a connection that is down while it waits (a
  * session that ends is no excuse: the wait joins the queue again), and a fresh grant
- * is held at once unless its connection is down just then (a pause before it is no
- * excuse: the engine confirms its session before it grants).</li>
+ * is held at once unless its connection is down or its process pauses just then (a
+ * pause before it is no excuse: the engine confirms its session before it grants).</li>
+ * <li>Of two exclusive waiters of one key that asked at least 250 ms apart, the first
+ * is granted first, unless a fault or a connection outage came between.</li>
  * <li>After the schedule quiesced, no lock node and no registry entry is left.</li>
  * </ul>
  */
@@ -49,6 +54,13 @@ final class HistoryChecker {
 		}
 
 	}
+
+	// how far apart two waiters must ask for their order to be sure: each creates its node a moment after asking
+	private static final long FIFO_GAP_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+
+	// Curator tells its connection listeners in no fixed order: the engine may act on an outage a moment before the
+	// schedule's own listener records it
+	private static final long OUTAGE_NOTICE_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
 
 	// a grant may find its connection just gone: the isHeld() check follows the grant by microseconds
 	private static final long GRANT_SLACK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
@@ -72,26 +84,29 @@ final class HistoryChecker {
 		Map<String, List<Hold>> byKey = history.holds()
 			.stream()
 			.collect(Collectors.groupingBy(Hold::lockKey, TreeMap::new, Collectors.toList()));
-		byKey.values().forEach((holds) -> checkExclusion(holds, violations));
+		List<Outage> outages = history.outages();
+		byKey.values().forEach((holds) -> checkExclusion(holds, outages, violations));
 		byKey.values().forEach((holds) -> checkTokens(holds, violations));
 		checkWrites(history, violations);
 		checkOps(history, violations);
 		checkGrants(history, violations);
+		checkOrder(history, violations);
 		history.leftovers().forEach((left) -> violations.add(new Violation("left after quiescence", left)));
 		return violations;
 	}
 
-	private void checkExclusion(List<Hold> holds, List<Violation> violations) {
+	private void checkExclusion(List<Hold> holds, List<Outage> outages, List<Violation> violations) {
 		for (int i = 0; i < holds.size(); i++) {
 			Hold a = holds.get(i);
 			if (a.mode() == LockMode.SEMAPHORE) {
-				checkPermits(a, holds, violations);
+				checkPermits(a, holds, outages, violations);
 				continue;
 			}
 			for (int j = i + 1; j < holds.size(); j++) {
 				Hold b = holds.get(j);
 				if (a.chain() != b.chain() && conflict(a.mode(), b.mode())) {
-					long overlap = Math.min(believedEnd(a), believedEnd(b)) - Math.max(a.start(), b.start());
+					long overlap = Math.min(believedEnd(a, outages), believedEnd(b, outages))
+							- Math.max(a.start(), b.start());
 					if (overlap > 0) {
 						violations.add(new Violation("overlap",
 								describe(a) + " and " + describe(b) + " both held for " + millis(overlap) + " ms"));
@@ -101,12 +116,12 @@ final class HistoryChecker {
 		}
 	}
 
-	private void checkPermits(Hold at, List<Hold> holds, List<Violation> violations) {
+	private void checkPermits(Hold at, List<Hold> holds, List<Outage> outages, List<Violation> violations) {
 		Set<Integer> chains = new HashSet<>();
 		List<Hold> holding = new ArrayList<>();
 		for (Hold other : holds) {
 			if (other.mode() == LockMode.SEMAPHORE && other.start() <= at.start()
-					&& believedEnd(other) > at.start() && chains.add(other.chain())) {
+					&& believedEnd(other, outages) > at.start() && chains.add(other.chain())) {
 				holding.add(other);
 			}
 		}
@@ -158,6 +173,10 @@ final class HistoryChecker {
 				violations.add(new Violation("hung", describe(op) + " never ended"));
 				continue;
 			}
+			if (op.timeoutNanos() == History.NO_DEADLINE) {
+				checkFailure(history, op, violations);
+				continue;
+			}
 			long bound = (op.givenUp() >= 0) ? op.givenUp() - op.invoked() : op.timeoutNanos();
 			long late = (op.completed() - op.invoked()) - bound;
 			if (op.outcome() != Outcome.GRANTED && late > this.deadlineBound
@@ -165,9 +184,37 @@ final class HistoryChecker {
 				violations.add(new Violation("deadline", describe(op) + " ended " + millis(late)
 						+ " ms after its deadline (bound " + millis(this.deadlineBound) + " ms)"));
 			}
-			if (op.outcome() == Outcome.FAILED && !(isConnectionFailure(op.failure())
-					&& outageDuring(history, op.client(), op.invoked(), op.completed()))) {
-				violations.add(new Violation("failed without a fault", describe(op) + ": " + op.failure()));
+			checkFailure(history, op, violations);
+		}
+	}
+
+	private static void checkFailure(History history, Op op, List<Violation> violations) {
+		if (op.outcome() == Outcome.FAILED && !(isConnectionFailure(op.failure())
+				&& outageDuring(history, op.client(), op.invoked(), op.completed() + OUTAGE_NOTICE_NANOS))) {
+			violations.add(new Violation("failed without a fault", describe(op) + ": " + op.failure()));
+		}
+	}
+
+	// FIFO: of two exclusive waiters of one key, asked well apart, the first is granted first, unless a fault or a
+	// connection outage came between (a waiter whose session ends joins the queue again at its end; one whose
+	// connection is down cannot join it yet)
+	private static void checkOrder(History history, List<Violation> violations) {
+		List<Grant> grants = history.grants();
+		List<Fault> faults = history.faults();
+		List<Outage> outages = history.outages();
+		for (Grant first : grants) {
+			for (Grant second : grants) {
+				if (first.lockKey().equals(second.lockKey()) && second.invoked() - first.invoked() >= FIFO_GAP_NANOS
+						&& second.granted() < first.granted()
+						&& faults.stream()
+							.noneMatch((fault) -> fault.start() <= first.granted() && fault.end() >= first.invoked())
+						&& outages.stream()
+							.noneMatch((outage) -> outage.start() <= first.granted()
+									&& outage.end() >= first.invoked())) {
+					violations.add(new Violation("order", "step " + second.id() + " was granted " + first.lockKey()
+							+ " before step " + first.id() + ", which asked " + millis(second.invoked() - first.invoked())
+							+ " ms earlier"));
+				}
 			}
 		}
 	}
@@ -175,14 +222,19 @@ final class HistoryChecker {
 	private void checkGrants(History history, List<Violation> violations) {
 		for (Hold hold : history.holds()) {
 			if (!hold.heldAtGrant() && !outageDuring(history, hold.client(), hold.start() - GRANT_SLACK_NANOS,
-					hold.start() + GRANT_SLACK_NANOS)) {
+					hold.start() + GRANT_SLACK_NANOS) && !pausedAtGrant(history, hold)) {
 				violations.add(new Violation("granted but not held", describe(hold)));
 			}
 		}
 	}
 
-	private long believedEnd(Hold hold) {
-		return hold.lost() ? Math.max(hold.start(), hold.end() - this.lossNotice) : hold.end();
+	// A hold that its holder saw lost, or whose connection went down while it held (or within the notice after it
+	// released: the server may have closed the session before the client heard), may have ended that much earlier
+	private long believedEnd(Hold hold, List<Outage> outages) {
+		boolean doubtful = hold.lost() || outages.stream()
+			.anyMatch((outage) -> outage.client() == hold.client() && outage.start() >= hold.start()
+					&& outage.start() <= hold.end() + this.lossNotice);
+		return doubtful ? Math.max(hold.start(), hold.end() - this.lossNotice) : hold.end();
 	}
 
 	static boolean conflict(LockMode a, LockMode b) {
@@ -206,6 +258,14 @@ final class HistoryChecker {
 	// because the session changed under it: that wait joins the queue again
 	private static boolean isConnectionFailure(String failure) {
 		return failure != null && (failure.contains("is unreachable since") || failure.contains("ConnectionLoss"));
+	}
+
+	// a pause that ends after the grant may have begun after it too; one that ended before it is no excuse
+	private static boolean pausedAtGrant(History history, Hold hold) {
+		return history.pauses()
+			.stream()
+			.anyMatch((pause) -> pause.client() == hold.client() && pause.end() >= hold.start()
+					&& pause.start() <= hold.start() + GRANT_SLACK_NANOS);
 	}
 
 	private static boolean outageDuring(History history, int client, long from, long to) {

@@ -74,10 +74,12 @@ class HistoryCheckerTests {
 	}
 
 	@Test
-	void aReleasingHolderHasNoGrace() {
+	void aReleasingHolderHasNoGraceUnlessItsConnectionWentDown() {
 		this.history.hold(hold(1, LockMode.MUTEX, 10, 0, 201, false));
 		this.history.hold(hold(2, LockMode.MUTEX, 11, 200, 300, false));
 		assertThat(kinds()).containsExactly("overlap");
+		this.history.outage(new History.Outage(1, ms(300), ms(400)));
+		assertThat(kinds()).isEmpty();
 	}
 
 	@Test
@@ -131,6 +133,15 @@ class HistoryCheckerTests {
 	}
 
 	@Test
+	void aReleaseHasNoDeadlineButMayFailOnlyDuringAnOutage() {
+		this.history.op(new Op(1, 0, "release of MUTEX m[a]", History.NO_DEADLINE, 0, ms(5_000), Outcome.FAILED, -1,
+				"KeeperErrorCode = ConnectionLoss"));
+		assertThat(kinds()).containsExactly("failed without a fault");
+		this.history.outage(new History.Outage(0, ms(100), ms(4_000)));
+		assertThat(kinds()).isEmpty();
+	}
+
+	@Test
 	void aHungAcquisitionIsFlagged() {
 		this.history.op(op(1, 1_000, 0, Outcome.HUNG, -1, null));
 		assertThat(kinds()).containsExactly("hung");
@@ -158,6 +169,27 @@ class HistoryCheckerTests {
 		this.history.outage(new History.Outage(0, ms(500), ms(900)));
 		assertThat(kinds()).containsExactly("granted but not held");
 		this.history.outage(new History.Outage(0, ms(1_001), ms(1_200)));
+		assertThat(kinds()).isEmpty();
+	}
+
+	@Test
+	void aFreshGrantNotHeldIsExcusedByAPauseAfterItButNotBefore() {
+		this.history.hold(new Hold(1, 0, "m", "a", LockMode.MUTEX, 1, 10, ms(1_000), ms(1_100), false, null, false));
+		this.history.pause(new History.Pause(0, ms(500), ms(990)));
+		assertThat(kinds()).containsExactly("granted but not held");
+		this.history.pause(new History.Pause(0, ms(990), ms(1_200)));
+		assertThat(kinds()).isEmpty();
+	}
+
+	@Test
+	void waitersAreGrantedInTheOrderTheyAskedUnlessAFaultCameBetween() {
+		this.history.grant(new History.Grant(1, "m/a", ms(0), ms(1_000)));
+		this.history.grant(new History.Grant(2, "m/a", ms(300), ms(1_100)));
+		this.history.grant(new History.Grant(3, "m/a", ms(400), ms(1_050)));
+		assertThat(kinds()).isEmpty();
+		this.history.grant(new History.Grant(4, "m/a", ms(600), ms(900)));
+		assertThat(kinds()).containsExactly("order", "order");
+		this.history.outage(new History.Outage(0, ms(700), ms(710)));
 		assertThat(kinds()).isEmpty();
 	}
 

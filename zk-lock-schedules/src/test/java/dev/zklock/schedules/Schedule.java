@@ -82,6 +82,13 @@ record Schedule(List<Step> steps, List<FaultStep> faults) {
 		BLACKHOLE_PAST_SESSION,
 
 		/**
+		 * The proxy lets the client's next create of a node of key b through, then
+		 * swallows its traffic past its session: a connection that dies in the middle of
+		 * an acquisition (of both keys: with key a taken).
+		 */
+		SILENT_AFTER_CREATE,
+
+		/**
 		 * The process stops for well within its session: no traffic, then its pause
 		 * detector sees the gap as it runs again.
 		 */

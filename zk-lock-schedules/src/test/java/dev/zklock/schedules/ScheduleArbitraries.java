@@ -1,6 +1,9 @@
 package dev.zklock.schedules;
 
+import java.util.ArrayList;
 import java.util.List;
+
+import org.jspecify.annotations.Nullable;
 
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -23,54 +26,80 @@ import dev.zklock.schedules.Schedule.Step;
  * three lock names, in every mode, with collections of keys, blocking and async
  * callers, re-entry, READ inside WRITE, downgrades, single tries and short timeouts,
  * interrupts and cancels, {@code minHold} and {@code maxHold}, and revokes; and up to
- * three faults. Everything shrinks towards fewer, simpler steps and fewer faults.
+ * three faults, most aimed at an operation. Most schedules keep to one lock name, so
+ * that its holders and waiters meet. Everything shrinks towards fewer, simpler steps and fewer faults.
  */
 final class ScheduleArbitraries {
 
 	private ScheduleArbitraries() {
 	}
 
+	/**
+	 * Schedules over every lock name, or, in most, over one name only: its holders and
+	 * waiters then meet far more often.
+	 */
 	static Arbitrary<Schedule> schedules() {
-		Arbitrary<List<Step>> steps = step().list().ofMinSize(4).ofMaxSize(16);
-		Arbitrary<List<FaultStep>> faults = fault().list().ofMaxSize(3);
-		return Combinators.combine(steps, faults).as(Schedule::new);
+		Arbitrary<Family> focus = Arbitraries.of(Family.class).injectNull(0.4);
+		return focus.flatMap((family) -> step(family).list()
+			.ofMinSize(4)
+			.ofMaxSize(16)
+			.flatMap((steps) -> fault(steps).list().ofMaxSize(3).map((faults) -> new Schedule(steps, faults))));
 	}
 
-	static Arbitrary<Step> step() {
-		Arbitrary<Op> op = Arbitraries.frequencyOf(Tuple.of(9, acquire()), Tuple.of(1, revoke()));
+	static Arbitrary<Step> step(@Nullable Family focus) {
+		Arbitrary<Op> op = Arbitraries.frequencyOf(Tuple.of(9, acquire(focus)), Tuple.of(1, revoke(focus)));
 		return Combinators.combine(Arbitraries.integers().between(0, Schedule.CLIENTS - 1),
 				Arbitraries.integers().between(0, Schedule.WORKERS - 1), offset(), op)
 			.as(Step::new);
 	}
 
-	static Arbitrary<FaultStep> fault() {
-		return Combinators
+	/**
+	 * A fault at any moment, or, more often, aimed at an operation: its client, as it
+	 * starts or while its first requests are under way.
+	 */
+	static Arbitrary<FaultStep> fault(List<Step> steps) {
+		Arbitrary<FaultStep> anywhere = Combinators
 			.combine(Arbitraries.of(FaultKind.class), Arbitraries.integers().between(0, Schedule.CLIENTS - 1),
 					offset())
 			.as(FaultStep::new);
+		Arbitrary<FaultStep> aimed = Combinators
+			.combine(Arbitraries.of(FaultKind.class), Arbitraries.integers().between(0, steps.size() - 1),
+					Arbitraries.of(0L, 10L, 20L, 50L, 100L, 250L))
+			.as((kind, index, delay) -> new FaultStep(kind, steps.get(index).client(),
+					steps.get(index).atMillis() + delay));
+		return Arbitraries.frequencyOf(Tuple.of(3, anywhere), Tuple.of(7, aimed));
 	}
 
 	private static Arbitrary<Long> offset() {
 		return Arbitraries.longs().between(0, Schedule.SPAN_MILLIS / 50).map((slot) -> slot * 50);
 	}
 
-	private static Arbitrary<Op> revoke() {
-		return Combinators.combine(Arbitraries.of(Family.class), Arbitraries.of("a", "b")).as(Revoke::new);
+	private static Arbitrary<Op> revoke(@Nullable Family focus) {
+		Arbitrary<Family> family = (focus != null) ? Arbitraries.just(focus) : Arbitraries.of(Family.class);
+		return Combinators.combine(family, Arbitraries.of("a", "b")).as(Revoke::new);
 	}
 
-	private static Arbitrary<Op> acquire() {
-		Arbitrary<Tuple2<Family, LockMode>> lock = Arbitraries.frequencyOf(
-				Tuple.of(4, Arbitraries.just(Tuple.of(Family.MUTEX, LockMode.MUTEX))),
-				Tuple.of(3, Arbitraries.just(Tuple.of(Family.READ_WRITE, LockMode.WRITE))),
-				Tuple.of(2, Arbitraries.just(Tuple.of(Family.READ_WRITE, LockMode.READ))),
-				Tuple.of(2, Arbitraries.just(Tuple.of(Family.SEMAPHORE, LockMode.SEMAPHORE))));
+	private static Arbitrary<Op> acquire(@Nullable Family focus) {
+		List<Tuple2<Integer, Arbitrary<Tuple2<Family, LockMode>>>> locks = new ArrayList<>();
+		for (Tuple2<Integer, Tuple2<Family, LockMode>> lock : List.of(Tuple.of(4, Tuple.of(Family.MUTEX, LockMode.MUTEX)),
+				Tuple.of(3, Tuple.of(Family.READ_WRITE, LockMode.WRITE)),
+				Tuple.of(2, Tuple.of(Family.READ_WRITE, LockMode.READ)),
+				Tuple.of(2, Tuple.of(Family.SEMAPHORE, LockMode.SEMAPHORE)))) {
+			if (focus == null || lock.get2().get1() == focus) {
+				locks.add(Tuple.of(lock.get1(), Arbitraries.just(lock.get2())));
+			}
+		}
+		@SuppressWarnings("unchecked")
+		Arbitrary<Tuple2<Family, LockMode>> lock = Arbitraries.frequencyOf(locks.toArray(new Tuple2[0]));
 		Arbitrary<List<String>> keys = Arbitraries.frequency(Tuple.of(6, List.of("a")), Tuple.of(2, List.of("b")),
 				Tuple.of(2, List.of("a", "b")));
 		Arbitrary<Boolean> async = Arbitraries.frequency(Tuple.of(7, false), Tuple.of(3, true));
 		Arbitrary<Long> timeout = Arbitraries.of(2_500L, 700L, 200L, 0L);
-		Arbitrary<Long> hold = Arbitraries.longs().between(0, 10).map((slot) -> slot * 50);
+		// now and then a long hold, so that waits meet the faults
+		Arbitrary<Long> hold = Arbitraries.frequencyOf(Tuple.of(9, Arbitraries.longs().between(0, 10).map((slot) -> slot * 50)),
+				Tuple.of(1, Arbitraries.just(1_500L)));
 		Arbitrary<Nesting> nesting = Arbitraries.frequency(Tuple.of(6, Nesting.NONE), Tuple.of(1, Nesting.REENTER),
-				Tuple.of(2, Nesting.READ_IN_WRITE), Tuple.of(2, Nesting.DOWNGRADE));
+				Tuple.of(3, Nesting.READ_IN_WRITE), Tuple.of(3, Nesting.DOWNGRADE));
 		Arbitrary<Tuple2<Long, Long>> bounds = Arbitraries.frequency(Tuple.of(8, Tuple.of(0L, 0L)),
 				Tuple.of(1, Tuple.of(300L, 0L)), Tuple.of(1, Tuple.of(0L, 250L)));
 		Arbitrary<Long> giveUp = Arbitraries.frequencyOf(Tuple.of(9, Arbitraries.just(0L)),

@@ -11,6 +11,8 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 
+import dev.zklock.LockHandle;
+import dev.zklock.LockRequest;
 import dev.zklock.core.AsyncLockManager;
 import dev.zklock.core.CuratorLockManager;
 import dev.zklock.core.LockInfo;
@@ -27,6 +29,9 @@ final class ScheduleClient implements AutoCloseable {
 
 	/** The clients' session timeout: short, so that a schedule can outlast a session. */
 	static final Duration SESSION_TIMEOUT = Duration.ofSeconds(3);
+
+	/** The gap between two ticks that the clients' pause detectors count as a pause, as zk-lock picks it. */
+	static final Duration PAUSE_THRESHOLD = PauseDetector.safeSilence(SESSION_TIMEOUT).dividedBy(4);
 
 	/** A loss as the engine announced it. @param at when @param reason why */
 	record Loss(long at, String reason) {
@@ -45,6 +50,8 @@ final class ScheduleClient implements AutoCloseable {
 	// how far the pause detector's clock is ahead of the monotonic clock: each simulated pause adds its length
 	private final AtomicLong paused = new AtomicLong();
 
+	private final AtomicLong lastClockRead = new AtomicLong(System.nanoTime());
+
 	private final PauseDetector detector;
 
 	private final Map<String, Loss> losses = new ConcurrentHashMap<>();
@@ -62,13 +69,17 @@ final class ScheduleClient implements AutoCloseable {
 		// before the manager's own listener, so that an outage is on record before the engine acts on it
 		this.curator.getConnectionStateListenable().addListener((client, state) -> connection(state.isConnected()));
 		this.manager = new CuratorLockManager(this.curator, basePath, Duration.ofSeconds(10));
-		this.detector = ManualPauseDetectors
-			.onClock(() -> System.nanoTime() + this.paused.get(), PauseDetector.safeSilence(SESSION_TIMEOUT).dividedBy(4))
-			.start();
+		this.detector = ManualPauseDetectors.onClock(this::pauseClock, PAUSE_THRESHOLD).start();
 		this.manager.setPauseDetector(this.detector);
 		this.manager.addLockLossListener((lock, reason) -> this.losses.putIfAbsent(lossKey(lock),
 				new Loss(System.nanoTime(), reason.name())));
 		this.async = this.manager.async(null);
+		// a warm engine, as an application's is most of the time: its first call may wait longer (COLD_ANSWER_LIMIT)
+		try (LockHandle warmUp = this.manager.acquire(LockRequest.named("warm-up").timeout(Duration.ofSeconds(10)).build())) {
+			if (!warmUp.isAcquired()) {
+				throw new IllegalStateException("Client " + index + " could not take its warm-up lock");
+			}
+		}
 	}
 
 	static CuratorFramework start(String connectString) {
@@ -102,6 +113,17 @@ final class ScheduleClient implements AutoCloseable {
 			this.history.outage(new History.Outage(this.index, this.downSince, now));
 			this.downSince = -1;
 		}
+	}
+
+	// the pause detector's clock; a gap the detector will count as a pause goes into the history, in real time
+	private long pauseClock() {
+		long now = System.nanoTime() + this.paused.get();
+		long gap = now - this.lastClockRead.getAndSet(now);
+		if (gap > PAUSE_THRESHOLD.toNanos()) {
+			long real = System.nanoTime();
+			this.history.pause(new History.Pause(this.index, real - gap, real));
+		}
+		return now;
 	}
 
 	/**

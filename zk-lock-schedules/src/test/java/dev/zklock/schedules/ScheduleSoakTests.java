@@ -1,6 +1,7 @@
 package dev.zklock.schedules;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -38,6 +39,8 @@ class ScheduleSoakTests {
 		RandomGenerator<Schedule> generator = ScheduleArbitraries.schedules().generator(1_000);
 		Random seeds = new Random();
 		Map<String, Integer> faults = new TreeMap<>();
+		List<String> kinds = new ArrayList<>();
+		Map<String, Integer> outcomes = new TreeMap<>();
 		int schedules = 0;
 		int operations = 0;
 		StringBuilder failures = new StringBuilder();
@@ -48,6 +51,8 @@ class ScheduleSoakTests {
 				Schedule schedule = generator.next(new Random(seed)).value();
 				History history = new ScheduleRunner(server, false).run(schedule);
 				List<Violation> violations = RandomScheduleTests.checker.check(history);
+				kinds.addAll(violations.stream().map(Violation::kind).toList());
+				history.ops().forEach((op) -> outcomes.merge(op.outcome().name(), 1, Integer::sum));
 				schedules++;
 				operations += schedule.steps().size();
 				schedule.faults().forEach((fault) -> faults.merge(fault.kind().name(), 1, Integer::sum));
@@ -60,8 +65,8 @@ class ScheduleSoakTests {
 			}
 			while (replay == null && System.nanoTime() < end);
 		}
-		logger.info("SOAK done: duration={} schedules={} operations={} faults={} failed={}", duration, schedules,
-				operations, faults, failures.length() > 0);
+		logger.info("SOAK done: duration={} schedules={} operations={} outcomes={} faults={} violations={}", duration,
+				schedules, operations, outcomes, faults, kinds);
 		assertThat(failures.toString()).isEmpty();
 	}
 

@@ -94,31 +94,24 @@ final class StepRunner {
 			handle.close();
 		}
 		catch (LockException ex) {
-			this.history.op(new History.Op(id, this.client.index, "release of " + step, 0, start, System.nanoTime(),
-					Outcome.FAILED, -1, ex.toString()));
+			this.history.op(new History.Op(id, this.client.index, "release of " + step, History.NO_DEADLINE, start,
+					System.nanoTime(), Outcome.FAILED, -1, ex.toString()));
 		}
 	}
 
 	private void holdBlocking(int id, Acquire step, LockHandle outer) {
 		HeldLock held = new HeldLock(id, this.client, outer, step.keys(), step.family().permits, this.trusting);
 		held.write(this.store);
-		long half = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(step.holdMillis() / 2);
 		long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(step.holdMillis());
-		if (step.nesting() == Nesting.NONE || !held.holdUntil(half)) {
+		boolean believes = held.holdUntil(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(step.holdMillis() / 2));
+		LockHandle inner = (step.nesting() != Nesting.NONE) ? nested(id, step, believes) : null;
+		if (inner == null) {
 			held.holdUntil(end);
 			held.write(this.store);
 			held.record(this.history);
 			return;
 		}
-		LockMode innerMode = (step.nesting() == Nesting.REENTER) ? step.mode() : LockMode.READ;
-		LockHandle inner = this.client.manager.acquire(request(step, innerMode, 0));
 		try {
-			if (!inner.isAcquired()) {
-				this.history.op(new History.Op(id, this.client.index, step.nesting() + " inside " + step, 0,
-						System.nanoTime(), System.nanoTime(), Outcome.FAILED, -1, "nested acquisition refused"));
-				held.record(this.history);
-				return;
-			}
 			HeldLock nested = new HeldLock(id, this.client, inner, step.keys(), step.family().permits,
 					this.trusting);
 			if (step.nesting() == Nesting.DOWNGRADE) {
@@ -137,6 +130,30 @@ final class StepRunner {
 		}
 		held.write(this.store);
 		held.record(this.history);
+	}
+
+	// Taken whether or not the holder still believes it holds, as a careless caller would: once the outer lock
+	// is lost, the engine must refuse the nested one or queue it as a lock of its own, never grant it beside
+	// another holder. While the outer lock is held, a nested single try must succeed.
+	private LockHandle nested(int id, Acquire step, boolean outerHeld) {
+		LockMode mode = (step.nesting() == Nesting.REENTER) ? step.mode() : LockMode.READ;
+		long asked = System.nanoTime();
+		String failure;
+		try {
+			LockHandle inner = this.client.manager.acquire(request(step, mode, 0));
+			if (inner.isAcquired()) {
+				return inner;
+			}
+			failure = "not acquired";
+		}
+		catch (LockException ex) {
+			failure = ex.toString();
+		}
+		if (outerHeld) {
+			this.history.op(new History.Op(id, this.client.index, step.nesting() + " inside " + step, 0, asked,
+					System.nanoTime(), Outcome.FAILED, -1, failure));
+		}
+		return null;
 	}
 
 	private void acquireAsync(int id, Acquire step, LockRequest request, long invoked, AtomicLong givenUp)
@@ -184,8 +201,8 @@ final class StepRunner {
 			}
 			catch (ExecutionException | TimeoutException ex) {
 				// a release that fails leaves the node to its session; the quiescence check sees it
-				this.history.op(new History.Op(id, this.client.index, "release of " + step, 0, completed,
-						System.nanoTime(), Outcome.FAILED, -1, ex.toString()));
+				this.history.op(new History.Op(id, this.client.index, "release of " + step, History.NO_DEADLINE,
+						completed, System.nanoTime(), Outcome.FAILED, -1, ex.toString()));
 			}
 		}
 	}
@@ -204,6 +221,11 @@ final class StepRunner {
 		}
 		this.history.op(new History.Op(id, this.client.index, step.toString(), timeoutNanos(step), invoked,
 				completed, outcome, givenUp, (outcome == Outcome.FAILED) ? failure : null));
+		boolean exclusive = step.mode() == LockMode.MUTEX || step.mode() == LockMode.WRITE;
+		if (outcome == Outcome.GRANTED && exclusive && step.keys().size() == 1) {
+			this.history.grant(new History.Grant(id, step.family().lockName + "/" + step.keys().get(0), invoked,
+					completed));
+		}
 	}
 
 	private static long timeoutNanos(Acquire step) {
