@@ -32,9 +32,8 @@ import dev.zklock.annotation.LockMode;
  * A single try ({@code timeout} 0) waits at most {@link #ANSWER_GRACE_NANOS} after
  * sending for ZooKeeper's first answer, at most {@link #SLOW_ANSWER_LIMIT_NANOS} more
  * once answered ({@link #COLD_ANSWER_LIMIT_NANOS} for the engine's first call), and
- * fails at once while ZooKeeper is unreachable
- * ({@link ZooKeeperReachability}); a timed wait that ends while it is unreachable
- * fails with a {@link LockException} that says so, rather than "not acquired".
+ * fails at once while ZooKeeper is unreachable ({@link ZooKeeperReachability}); a timed wait that ends
+ * while it is unreachable fails with a {@link LockException} that says so, rather than "not acquired".
  */
 abstract class AcquisitionWait {
 

@@ -36,8 +36,9 @@ import dev.zklock.schedules.History.Write;
  * that bound of being given up; none hangs.</li>
  * <li>No acquisition fails but for a connection that is down while it waits (a
  * session that ends is no excuse: the wait joins the queue again), and a fresh grant
- * is held at once unless its connection is down or its process pauses just then (a
- * pause before it is no excuse: the engine confirms its session before it grants).</li>
+ * is held at once unless it is taken away, its connection is down or its process
+ * pauses just then (a pause before it is no excuse: the engine confirms its session
+ * before it grants).</li>
  * <li>Of two exclusive waiters of one key that asked at least 250 ms apart, the first
  * is granted first, unless a fault or a connection outage came between.</li>
  * <li>After the schedule quiesced, no lock node and no registry entry is left.</li>
@@ -221,8 +222,8 @@ final class HistoryChecker {
 
 	private void checkGrants(History history, List<Violation> violations) {
 		for (Hold hold : history.holds()) {
-			if (!hold.heldAtGrant() && !outageDuring(history, hold.client(), hold.start() - GRANT_SLACK_NANOS,
-					hold.start() + GRANT_SLACK_NANOS) && !pausedAtGrant(history, hold)) {
+			if (!hold.heldAtGrant() && !takenAway(hold) && !outageDuring(history, hold.client(),
+					hold.start() - GRANT_SLACK_NANOS, hold.start() + GRANT_SLACK_NANOS) && !pausedAtGrant(history, hold)) {
 				violations.add(new Violation("granted but not held", describe(hold)));
 			}
 		}
@@ -258,6 +259,11 @@ final class HistoryChecker {
 	// because the session changed under it: that wait joins the queue again
 	private static boolean isConnectionFailure(String failure) {
 		return failure != null && (failure.contains("is unreachable since") || failure.contains("ConnectionLoss"));
+	}
+
+	// revoked, its node deleted, or past its maxHold: a take-away may come the moment after the grant
+	private static boolean takenAway(Hold hold) {
+		return hold.lost() && Set.of("REVOKED", "NODE_DELETED", "MAX_HOLD_EXCEEDED").contains(hold.reason());
 	}
 
 	// a pause that ends after the grant may have begun after it too; one that ended before it is no excuse

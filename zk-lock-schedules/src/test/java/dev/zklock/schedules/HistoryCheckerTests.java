@@ -173,6 +173,12 @@ class HistoryCheckerTests {
 	}
 
 	@Test
+	void aFreshGrantTakenAwayAtOnceIsNotFlagged() {
+		this.history.hold(new Hold(1, 0, "m", "a", LockMode.MUTEX, 1, 10, ms(1_000), ms(1_001), true, "REVOKED", false));
+		assertThat(kinds()).isEmpty();
+	}
+
+	@Test
 	void aFreshGrantNotHeldIsExcusedByAPauseAfterItButNotBefore() {
 		this.history.hold(new Hold(1, 0, "m", "a", LockMode.MUTEX, 1, 10, ms(1_000), ms(1_100), false, null, false));
 		this.history.pause(new History.Pause(0, ms(500), ms(990)));
