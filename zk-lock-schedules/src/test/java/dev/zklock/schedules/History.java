@@ -136,6 +136,17 @@ final class History {
 	record Pause(int client, long start, long end) {
 	}
 
+	/**
+	 * An operator's revoke of a key.
+	 * @param lockKey the lock and key
+	 * @param start when it was asked
+	 * @param end when it returned
+	 */
+	record Revocation(String lockKey, long start, long end) {
+	}
+
+	private final List<Revocation> revocations = Collections.synchronizedList(new ArrayList<>());
+
 	private final List<Outage> outages = Collections.synchronizedList(new ArrayList<>());
 
 	private final List<Pause> pauses = Collections.synchronizedList(new ArrayList<>());
@@ -160,6 +171,10 @@ final class History {
 
 	void grant(Grant grant) {
 		this.grants.add(grant);
+	}
+
+	void revocation(Revocation revocation) {
+		this.revocations.add(revocation);
 	}
 
 	void pause(Pause pause) {
@@ -197,6 +212,10 @@ final class History {
 
 	List<Grant> grants() {
 		return copy(this.grants);
+	}
+
+	List<Revocation> revocations() {
+		return copy(this.revocations);
 	}
 
 	List<Pause> pauses() {

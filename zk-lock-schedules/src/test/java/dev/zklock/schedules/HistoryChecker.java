@@ -17,6 +17,7 @@ import dev.zklock.schedules.History.Grant;
 import dev.zklock.schedules.History.Hold;
 import dev.zklock.schedules.History.Op;
 import dev.zklock.schedules.History.Outage;
+import dev.zklock.schedules.History.Revocation;
 import dev.zklock.schedules.History.Outcome;
 import dev.zklock.schedules.History.Write;
 
@@ -28,7 +29,8 @@ import dev.zklock.schedules.History.Write;
  * semaphore never has more holders than permits. A holder that lost its lock, or
  * whose connection went down while it held, may learn it up to {@link #lossNotice}
  * late (a server that closes a session tells the holder and the next waiter at about
- * the same time); a holder that released on a sound connection has no such grace.</li>
+ * the same time); a holder that released on a sound connection has no such grace. An
+ * operator's revoke ends a hold when it returns, heard or not.</li>
  * <li>Tokens of exclusive holders of a key grow in grant order.</li>
  * <li>No accepted fenced write is stale: none from a holder after a later holder of
  * the key has written.</li>
@@ -86,7 +88,8 @@ final class HistoryChecker {
 			.stream()
 			.collect(Collectors.groupingBy(Hold::lockKey, TreeMap::new, Collectors.toList()));
 		List<Outage> outages = history.outages();
-		byKey.values().forEach((holds) -> checkExclusion(holds, outages, violations));
+		List<Revocation> revocations = history.revocations();
+		byKey.values().forEach((holds) -> checkExclusion(holds, outages, revocations, violations));
 		byKey.values().forEach((holds) -> checkTokens(holds, violations));
 		checkWrites(history, violations);
 		checkOps(history, violations);
@@ -96,17 +99,18 @@ final class HistoryChecker {
 		return violations;
 	}
 
-	private void checkExclusion(List<Hold> holds, List<Outage> outages, List<Violation> violations) {
+	private void checkExclusion(List<Hold> holds, List<Outage> outages, List<Revocation> revocations,
+			List<Violation> violations) {
 		for (int i = 0; i < holds.size(); i++) {
 			Hold a = holds.get(i);
 			if (a.mode() == LockMode.SEMAPHORE) {
-				checkPermits(a, holds, outages, violations);
+				checkPermits(a, holds, outages, revocations, violations);
 				continue;
 			}
 			for (int j = i + 1; j < holds.size(); j++) {
 				Hold b = holds.get(j);
 				if (a.chain() != b.chain() && conflict(a.mode(), b.mode())) {
-					long overlap = Math.min(believedEnd(a, outages), believedEnd(b, outages))
+					long overlap = Math.min(believedEnd(a, outages, revocations), believedEnd(b, outages, revocations))
 							- Math.max(a.start(), b.start());
 					if (overlap > 0) {
 						violations.add(new Violation("overlap",
@@ -117,12 +121,13 @@ final class HistoryChecker {
 		}
 	}
 
-	private void checkPermits(Hold at, List<Hold> holds, List<Outage> outages, List<Violation> violations) {
+	private void checkPermits(Hold at, List<Hold> holds, List<Outage> outages, List<Revocation> revocations,
+			List<Violation> violations) {
 		Set<Integer> chains = new HashSet<>();
 		List<Hold> holding = new ArrayList<>();
 		for (Hold other : holds) {
 			if (other.mode() == LockMode.SEMAPHORE && other.start() <= at.start()
-					&& believedEnd(other, outages) > at.start() && chains.add(other.chain())) {
+					&& believedEnd(other, outages, revocations) > at.start() && chains.add(other.chain())) {
 				holding.add(other);
 			}
 		}
@@ -222,7 +227,7 @@ final class HistoryChecker {
 
 	private void checkGrants(History history, List<Violation> violations) {
 		for (Hold hold : history.holds()) {
-			if (!hold.heldAtGrant() && !takenAway(hold) && !outageDuring(history, hold.client(),
+			if (!hold.heldAtGrant() && !takenAway(history, hold) && !outageDuring(history, hold.client(),
 					hold.start() - GRANT_SLACK_NANOS, hold.start() + GRANT_SLACK_NANOS) && !pausedAtGrant(history, hold)) {
 				violations.add(new Violation("granted but not held", describe(hold)));
 			}
@@ -231,11 +236,20 @@ final class HistoryChecker {
 
 	// A hold that its holder saw lost, or whose connection went down while it held (or within the notice after it
 	// released: the server may have closed the session before the client heard), may have ended that much earlier
-	private long believedEnd(Hold hold, List<Outage> outages) {
+	// An operator's revoke ends a hold when it returns, whether or not its holder hears of it (one cut off cannot):
+	// from then on only fencing stands between its writes and the next holder's
+	private long believedEnd(Hold hold, List<Outage> outages, List<Revocation> revocations) {
 		boolean doubtful = hold.lost() || outages.stream()
 			.anyMatch((outage) -> outage.client() == hold.client() && outage.start() >= hold.start()
 					&& outage.start() <= hold.end() + this.lossNotice);
-		return doubtful ? Math.max(hold.start(), hold.end() - this.lossNotice) : hold.end();
+		long end = doubtful ? Math.max(hold.start(), hold.end() - this.lossNotice) : hold.end();
+		for (Revocation revocation : revocations) {
+			if (revocation.lockKey().equals(hold.lockKey()) && revocation.end() >= hold.start()
+					&& revocation.end() < end) {
+				end = revocation.end();
+			}
+		}
+		return end;
 	}
 
 	static boolean conflict(LockMode a, LockMode b) {
@@ -262,8 +276,13 @@ final class HistoryChecker {
 	}
 
 	// revoked, its node deleted, or past its maxHold: a take-away may come the moment after the grant
-	private static boolean takenAway(Hold hold) {
-		return hold.lost() && Set.of("REVOKED", "NODE_DELETED", "MAX_HOLD_EXCEEDED").contains(hold.reason());
+	private static boolean takenAway(History history, Hold hold) {
+		return hold.lost() && Set.of("REVOKED", "NODE_DELETED", "MAX_HOLD_EXCEEDED").contains(hold.reason())
+				|| history.revocations()
+					.stream()
+					.anyMatch((revocation) -> revocation.lockKey().equals(hold.lockKey())
+							&& revocation.end() >= hold.start() - GRANT_SLACK_NANOS
+							&& revocation.start() <= hold.start() + GRANT_SLACK_NANOS);
 	}
 
 	// a pause that ends after the grant may have begun after it too; one that ended before it is no excuse

@@ -83,6 +83,15 @@ class HistoryCheckerTests {
 	}
 
 	@Test
+	void aRevokeEndsAHoldWhetherItsHolderHearsOrNot() {
+		this.history.hold(hold(1, LockMode.MUTEX, 10, 0, 900, false));
+		this.history.hold(hold(2, LockMode.MUTEX, 11, 310, 400, false));
+		assertThat(kinds()).containsExactly("overlap");
+		this.history.revocation(new History.Revocation("rw/a", ms(300), ms(305)));
+		assertThat(kinds()).isEmpty();
+	}
+
+	@Test
 	void aSemaphoreTakesAsManyHoldersAsPermits() {
 		this.history.hold(hold(1, LockMode.SEMAPHORE, 10, 0, 100, false));
 		this.history.hold(hold(2, LockMode.SEMAPHORE, 11, 10, 100, false));

@@ -133,8 +133,11 @@ final class ScheduleRunner {
 			new StepRunner(client, history, store, timers, this.trusting).acquire(id, acquire);
 		}
 		else if (step.op() instanceof Revoke revoke) {
+			long asked = System.nanoTime();
 			try {
 				client.manager.revoke(revoke.family().lockName, revoke.key(), null, "schedule");
+				history.revocation(new History.Revocation(revoke.family().lockName + "/" + revoke.key(), asked,
+						System.nanoTime()));
 			}
 			catch (LockRevocationException ex) {
 				// nobody held it, or the holder changed: nothing to revoke

@@ -7,9 +7,9 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 
+import net.jqwik.api.Example;
 import net.jqwik.api.RandomGenerator;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
+import net.jqwik.api.Tag;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,7 +31,8 @@ class ScheduleSoakTests {
 
 	private static final Logger logger = LoggerFactory.getLogger(ScheduleSoakTests.class);
 
-	@Test
+	// a jqwik example, not a property: the generator runs on jqwik's thread, the seeds are the soak's own
+	@Example
 	void generatedSchedulesKeepEveryPromise() throws Exception {
 		Duration duration = Duration
 			.parse("PT" + System.getProperty("zk-lock.schedules.soak-duration", "2h").toUpperCase());
