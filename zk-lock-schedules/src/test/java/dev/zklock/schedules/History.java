@@ -89,11 +89,6 @@ final class History {
 	 * @param applied whether it could be injected at all
 	 */
 	record Fault(Schedule.FaultKind kind, int client, long start, long end, boolean applied) {
-
-		boolean hits(int someClient) {
-			return this.applied && (this.client == someClient || this.client < 0);
-		}
-
 	}
 
 	/**
