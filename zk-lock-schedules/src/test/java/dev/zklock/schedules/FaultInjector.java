@@ -10,7 +10,6 @@ import org.slf4j.LoggerFactory;
 
 import dev.zklock.schedules.Schedule.FaultKind;
 import dev.zklock.schedules.Schedule.FaultStep;
-import dev.zklock.testsupport.InJvmZooKeeper;
 import dev.zklock.testsupport.ZooKeeperSessions;
 
 /**
@@ -27,7 +26,7 @@ final class FaultInjector {
 	/** Past the session: the server expires it, the client sees it suspended first. */
 	static final Duration LONG_BLACKHOLE = ScheduleClient.SESSION_TIMEOUT.plusMillis(1_500);
 
-	private final InJvmZooKeeper server;
+	private final Runnable serverRestart;
 
 	private final List<ScheduleClient> clients;
 
@@ -35,9 +34,16 @@ final class FaultInjector {
 
 	private final ScheduledExecutorService timers;
 
-	FaultInjector(InJvmZooKeeper server, List<ScheduleClient> clients, History history,
+	/**
+	 * An injector.
+	 * @param serverRestart restarts the server
+	 * @param clients the clients, by index; in a client process, its own only
+	 * @param history where faults go
+	 * @param timers for the faults that last
+	 */
+	FaultInjector(Runnable serverRestart, List<ScheduleClient> clients, History history,
 			ScheduledExecutorService timers) {
-		this.server = server;
+		this.serverRestart = serverRestart;
 		this.clients = clients;
 		this.history = history;
 		this.timers = timers;
@@ -45,7 +51,7 @@ final class FaultInjector {
 
 	void inject(FaultStep fault) {
 		long start = System.nanoTime();
-		ScheduleClient client = this.clients.get(fault.client());
+		ScheduleClient client = clientOf(fault.client());
 		try {
 			switch (fault.kind()) {
 				case EXPIRE -> ZooKeeperSessions.expire(client.curator);
@@ -56,7 +62,8 @@ final class FaultInjector {
 				case PAUSE_WITHIN_SESSION -> blackhole(fault, client, SHORT_BLACKHOLE, true, start);
 				case PAUSE_PAST_SESSION -> blackhole(fault, client, LONG_BLACKHOLE, true, start);
 				case SILENT_AFTER_CREATE -> silentAfterCreate(fault, client);
-				case SERVER_RESTART -> this.server.restart();
+				case SERVER_RESTART -> this.serverRestart.run();
+				default -> throw new IllegalArgumentException(fault.kind() + " needs the soak's processes");
 			}
 			if (!lasts(fault.kind())) {
 				this.history.fault(new History.Fault(fault.kind(), clientOf(fault), start, System.nanoTime(), true));
@@ -96,16 +103,20 @@ final class FaultInjector {
 				|| kind == FaultKind.SILENT_AFTER_CREATE;
 	}
 
-	/** Heal every proxy and make sure the server runs. */
+	/** Heal every proxy. */
 	void healAll() {
 		this.clients.forEach((client) -> client.proxy.pass());
-		if (!this.server.isRunning()) {
-			this.server.start();
-		}
+	}
+
+	private ScheduleClient clientOf(int index) {
+		return this.clients.stream()
+			.filter((client) -> client.index == index)
+			.findFirst()
+			.orElseThrow(() -> new IllegalArgumentException("No client " + index + " here"));
 	}
 
 	private static int clientOf(FaultStep fault) {
-		return (fault.kind() == FaultKind.SERVER_RESTART) ? -1 : fault.client();
+		return fault.kind().ofServers() ? -1 : fault.client();
 	}
 
 }

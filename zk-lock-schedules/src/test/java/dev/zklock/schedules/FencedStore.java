@@ -8,7 +8,7 @@ import java.util.Map;
  * it has taken for that key, as the documentation tells users to build one
  * ({@code fence <= ?}). Every decision goes into the history.
  */
-final class FencedStore {
+class FencedStore {
 
 	private final Map<String, Long> largest = new HashMap<>();
 
@@ -18,6 +18,13 @@ final class FencedStore {
 		this.history = history;
 	}
 
+	/**
+	 * Take a write, or refuse it.
+	 * @param chain the writer's step
+	 * @param lockKey the lock and key
+	 * @param token the writer's token of that key
+	 * @return whether the store took it
+	 */
 	synchronized boolean write(int chain, String lockKey, long token) {
 		long known = this.largest.getOrDefault(lockKey, Long.MIN_VALUE);
 		boolean accepted = token >= known;

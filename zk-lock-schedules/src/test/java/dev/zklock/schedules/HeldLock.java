@@ -59,6 +59,10 @@ final class HeldLock {
 		for (String key : keys) {
 			this.tokens.add(lock.fencingToken(key));
 		}
+		for (int i = 0; i < keys.size(); i++) {
+			client.history().held(new History.Held(new History.Hold(chain, client.index, this.name, keys.get(i),
+					this.mode, permits, this.tokens.get(i), this.start, -1, false, null, this.heldAtGrant)));
+		}
 	}
 
 	/**

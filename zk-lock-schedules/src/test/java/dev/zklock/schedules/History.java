@@ -1,5 +1,8 @@
 package dev.zklock.schedules;
 
+import java.io.Serializable;
+import java.util.function.Consumer;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -37,7 +40,7 @@ final class History {
 	 * @param failure the exception of a failed acquisition, or {@code null}
 	 */
 	record Op(int id, int client, String description, long timeoutNanos, long invoked, long completed,
-			Outcome outcome, long givenUp, String failure) {
+			Outcome outcome, long givenUp, String failure) implements Serializable {
 	}
 
 	/**
@@ -57,7 +60,7 @@ final class History {
 	 * @param heldAtGrant whether {@code isHeld()} said so right after the grant
 	 */
 	record Hold(int chain, int client, String name, String key, LockMode mode, int permits, long token, long start,
-			long end, boolean lost, String reason, boolean heldAtGrant) {
+			long end, boolean lost, String reason, boolean heldAtGrant) implements Serializable {
 
 		boolean exclusive() {
 			return this.mode == LockMode.MUTEX || this.mode == LockMode.WRITE;
@@ -77,7 +80,7 @@ final class History {
 	 * @param at when the store decided
 	 * @param accepted whether the store took it
 	 */
-	record Write(int chain, String lockKey, long token, long at, boolean accepted) {
+	record Write(int chain, String lockKey, long token, long at, boolean accepted) implements Serializable {
 	}
 
 	/**
@@ -88,7 +91,7 @@ final class History {
 	 * @param end when it was healed (equal to start for an instant fault)
 	 * @param applied whether it could be injected at all
 	 */
-	record Fault(Schedule.FaultKind kind, int client, long start, long end, boolean applied) {
+	record Fault(Schedule.FaultKind kind, int client, long start, long end, boolean applied) implements Serializable {
 	}
 
 	/**
@@ -98,7 +101,7 @@ final class History {
 	 * @param invoked when it was asked
 	 * @param granted when it was granted
 	 */
-	record Grant(int id, String lockKey, long invoked, long granted) {
+	record Grant(int id, String lockKey, long invoked, long granted) implements Serializable {
 	}
 
 	/**
@@ -108,7 +111,41 @@ final class History {
 	 * @param start when it went down
 	 * @param end when it was back, or {@link Long#MAX_VALUE}
 	 */
-	record Outage(int client, long start, long end) {
+	record Outage(int client, long start, long end) implements Serializable {
+	}
+
+	/**
+	 * A hold as it begins, so that a process killed while holding still leaves a
+	 * record of it: the hold then ends at the kill.
+	 * @param hold the hold, its end not known yet
+	 */
+	record Held(Hold hold) implements Serializable {
+	}
+
+	/**
+	 * A write a holder in a client process sends to the fenced store of the test JVM.
+	 * @param chain the writer's step
+	 * @param lockKey the lock and key
+	 * @param token the token sent
+	 */
+	record WriteRequest(int chain, String lockKey, long token) implements Serializable {
+	}
+
+	// every record also goes here as it is made: a client process streams them to the test JVM
+	private final Consumer<Object> sink;
+
+	/** A history kept in this JVM only. */
+	History() {
+		this((event) -> {
+		});
+	}
+
+	/**
+	 * A history that also hands every record to a sink as it is made.
+	 * @param sink the sink, called on the recording thread
+	 */
+	History(Consumer<Object> sink) {
+		this.sink = sink;
 	}
 
 	private final List<Op> ops = Collections.synchronizedList(new ArrayList<>());
@@ -128,7 +165,7 @@ final class History {
 	 * @param start when the gap began
 	 * @param end when the detector's clock was read again
 	 */
-	record Pause(int client, long start, long end) {
+	record Pause(int client, long start, long end) implements Serializable {
 	}
 
 	/**
@@ -137,7 +174,7 @@ final class History {
 	 * @param start when it was asked
 	 * @param end when it returned
 	 */
-	record Revocation(String lockKey, long start, long end) {
+	record Revocation(String lockKey, long start, long end) implements Serializable {
 	}
 
 	private final List<Revocation> revocations = Collections.synchronizedList(new ArrayList<>());
@@ -148,36 +185,52 @@ final class History {
 
 	private final List<String> leftovers = Collections.synchronizedList(new ArrayList<>());
 
+	/**
+	 * A hold begins; only a client process's sink hears of it.
+	 * @param held the hold, its end not known yet
+	 */
+	void held(Held held) {
+		this.sink.accept(held);
+	}
+
 	void op(Op op) {
 		this.ops.add(op);
+		this.sink.accept(op);
 	}
 
 	void hold(Hold hold) {
 		this.holds.add(hold);
+		this.sink.accept(hold);
 	}
 
 	void write(Write write) {
 		this.writes.add(write);
+		this.sink.accept(write);
 	}
 
 	void fault(Fault fault) {
 		this.faults.add(fault);
+		this.sink.accept(fault);
 	}
 
 	void grant(Grant grant) {
 		this.grants.add(grant);
+		this.sink.accept(grant);
 	}
 
 	void revocation(Revocation revocation) {
 		this.revocations.add(revocation);
+		this.sink.accept(revocation);
 	}
 
 	void pause(Pause pause) {
 		this.pauses.add(pause);
+		this.sink.accept(pause);
 	}
 
 	void outage(Outage outage) {
 		this.outages.add(outage);
+		this.sink.accept(outage);
 	}
 
 	/**
@@ -187,6 +240,7 @@ final class History {
 	 */
 	void leftover(String leftover) {
 		this.leftovers.add(leftover);
+		this.sink.accept(leftover);
 	}
 
 	List<Op> ops() {

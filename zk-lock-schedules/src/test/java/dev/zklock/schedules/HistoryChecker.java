@@ -20,6 +20,7 @@ import dev.zklock.schedules.History.Outage;
 import dev.zklock.schedules.History.Revocation;
 import dev.zklock.schedules.History.Outcome;
 import dev.zklock.schedules.History.Write;
+import dev.zklock.schedules.Schedule.FaultKind;
 
 /**
  * Checks a whole {@link History} against the lock's promises. Pure logic: it reads
@@ -30,12 +31,14 @@ import dev.zklock.schedules.History.Write;
  * whose connection went down while it held, may learn it up to {@link #lossNotice}
  * late (a server that closes a session tells the holder and the next waiter at about
  * the same time); a holder that released on a sound connection has no such grace. An
- * operator's revoke ends a hold when it returns, heard or not.</li>
+ * operator's revoke ends a hold when it returns, heard or not. A process stopped
+ * ({@code SIGSTOP}) holds nothing from the moment it stops: what it does when it runs
+ * again is for the fenced store to refuse; one killed holds nothing from the kill.</li>
  * <li>Tokens of exclusive holders of a key grow in grant order.</li>
  * <li>No accepted fenced write is stale: none from a holder after a later holder of
  * the key has written.</li>
  * <li>Every acquisition ends within its timeout plus {@link #deadlineBound}, or within
- * that bound of being given up; none hangs.</li>
+ * that bound of being given up, its process's stops added; none hangs.</li>
  * <li>No acquisition fails but for a connection that is down while it waits (a
  * session that ends is no excuse: the wait joins the queue again), and a fresh grant
  * is held at once unless it is taken away, its connection is down or its process
@@ -89,8 +92,10 @@ final class HistoryChecker {
 			.collect(Collectors.groupingBy(Hold::lockKey, TreeMap::new, Collectors.toList()));
 		List<Outage> outages = history.outages();
 		List<Revocation> revocations = history.revocations();
-		byKey.values().forEach((holds) -> checkExclusion(holds, outages, revocations, violations));
+		List<Fault> stops = stops(history);
+		byKey.values().forEach((holds) -> checkExclusion(holds, outages, revocations, stops, violations));
 		byKey.values().forEach((holds) -> checkTokens(holds, violations));
+		checkStops(history.holds(), stops, violations);
 		checkWrites(history, violations);
 		checkOps(history, violations);
 		checkGrants(history, violations);
@@ -100,17 +105,18 @@ final class HistoryChecker {
 	}
 
 	private void checkExclusion(List<Hold> holds, List<Outage> outages, List<Revocation> revocations,
-			List<Violation> violations) {
+			List<Fault> stops, List<Violation> violations) {
 		for (int i = 0; i < holds.size(); i++) {
 			Hold a = holds.get(i);
 			if (a.mode() == LockMode.SEMAPHORE) {
-				checkPermits(a, holds, outages, revocations, violations);
+				checkPermits(a, holds, outages, revocations, stops, violations);
 				continue;
 			}
 			for (int j = i + 1; j < holds.size(); j++) {
 				Hold b = holds.get(j);
 				if (a.chain() != b.chain() && conflict(a.mode(), b.mode())) {
-					long overlap = Math.min(believedEnd(a, outages, revocations), believedEnd(b, outages, revocations))
+					long overlap = Math.min(believedEnd(a, outages, revocations, stops),
+							believedEnd(b, outages, revocations, stops))
 							- Math.max(a.start(), b.start());
 					if (overlap > 0) {
 						violations.add(new Violation("overlap",
@@ -122,12 +128,12 @@ final class HistoryChecker {
 	}
 
 	private void checkPermits(Hold at, List<Hold> holds, List<Outage> outages, List<Revocation> revocations,
-			List<Violation> violations) {
+			List<Fault> stops, List<Violation> violations) {
 		Set<Integer> chains = new HashSet<>();
 		List<Hold> holding = new ArrayList<>();
 		for (Hold other : holds) {
 			if (other.mode() == LockMode.SEMAPHORE && other.start() <= at.start()
-					&& believedEnd(other, outages, revocations) > at.start() && chains.add(other.chain())) {
+					&& believedEnd(other, outages, revocations, stops) > at.start() && chains.add(other.chain())) {
 				holding.add(other);
 			}
 		}
@@ -174,6 +180,7 @@ final class HistoryChecker {
 	}
 
 	private void checkOps(History history, List<Violation> violations) {
+		List<Fault> stops = stops(history);
 		for (Op op : history.ops()) {
 			if (op.outcome() == Outcome.HUNG) {
 				violations.add(new Violation("hung", describe(op) + " never ended"));
@@ -184,7 +191,7 @@ final class HistoryChecker {
 				continue;
 			}
 			long bound = (op.givenUp() >= 0) ? op.givenUp() - op.invoked() : op.timeoutNanos();
-			long late = (op.completed() - op.invoked()) - bound;
+			long late = (op.completed() - op.invoked()) - bound - stopped(stops, op);
 			if (op.outcome() != Outcome.GRANTED && late > this.deadlineBound
 					|| op.outcome() == Outcome.GRANTED && op.givenUp() < 0 && late > this.deadlineBound) {
 				violations.add(new Violation("deadline", describe(op) + " ended " + millis(late)
@@ -238,7 +245,9 @@ final class HistoryChecker {
 	// released: the server may have closed the session before the client heard), may have ended that much earlier
 	// An operator's revoke ends a hold when it returns, whether or not its holder hears of it (one cut off cannot):
 	// from then on only fencing stands between its writes and the next holder's
-	private long believedEnd(Hold hold, List<Outage> outages, List<Revocation> revocations) {
+	// A stopped process (SIGSTOP) does nothing until it runs again, and what it does then is fenced: its hold ends,
+	// for the overlap, when the stop begins
+	private long believedEnd(Hold hold, List<Outage> outages, List<Revocation> revocations, List<Fault> stops) {
 		boolean doubtful = hold.lost() || outages.stream()
 			.anyMatch((outage) -> outage.client() == hold.client() && outage.start() >= hold.start()
 					&& outage.start() <= hold.end() + this.lossNotice);
@@ -249,7 +258,45 @@ final class HistoryChecker {
 				end = revocation.end();
 			}
 		}
+		for (Fault stop : stops) {
+			if (stop.client() == hold.client() && stop.start() >= hold.start() && stop.start() < end) {
+				end = stop.start();
+			}
+		}
 		return end;
+	}
+
+	// A process that runs again after a stop past its session must not go on believing it holds: its pause
+	// detector sees the stop, and the engine no longer calls the hold held
+	private void checkStops(List<Hold> holds, List<Fault> stops, List<Violation> violations) {
+		for (Fault stop : stops) {
+			for (Hold hold : holds) {
+				if (stop.kind() == FaultKind.STOP_PAST_SESSION && stop.client() == hold.client()
+						&& hold.start() < stop.start() && hold.end() > stop.end() + this.lossNotice) {
+					violations.add(new Violation("held after a stop", describe(hold) + " still believed it held "
+							+ millis(hold.end() - stop.end()) + " ms after a stop past its session"));
+				}
+			}
+		}
+	}
+
+	private static List<Fault> stops(History history) {
+		return history.faults()
+			.stream()
+			.filter((fault) -> fault.applied() && (fault.kind() == FaultKind.STOP_WITHIN_SESSION
+					|| fault.kind() == FaultKind.STOP_PAST_SESSION))
+			.toList();
+	}
+
+	// a process stopped while it waited cannot end its wait on time: the stop is added to its deadline
+	private static long stopped(List<Fault> stops, Op op) {
+		long stopped = 0;
+		for (Fault stop : stops) {
+			if (stop.client() == op.client()) {
+				stopped += Math.max(0, Math.min(stop.end(), op.completed()) - Math.max(stop.start(), op.invoked()));
+			}
+		}
+		return stopped;
 	}
 
 	static boolean conflict(LockMode a, LockMode b) {

@@ -1,7 +1,9 @@
 package dev.zklock.schedules;
 
+import java.io.Serializable;
 import java.util.List;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import dev.zklock.annotation.LockMode;
 
@@ -12,7 +14,7 @@ import dev.zklock.annotation.LockMode;
  * @param steps the operations, in the order each worker runs them
  * @param faults the faults
  */
-record Schedule(List<Step> steps, List<FaultStep> faults) {
+record Schedule(List<Step> steps, List<FaultStep> faults) implements Serializable {
 
 	/** Clients in a schedule, each behind its own proxy. */
 	static final int CLIENTS = 3;
@@ -97,13 +99,55 @@ record Schedule(List<Step> steps, List<FaultStep> faults) {
 		/** The process stops past its session, as above. */
 		PAUSE_PAST_SESSION,
 
-		/** The server stops and starts again (sessions survive). */
-		SERVER_RESTART
+		/** The server stops and starts again (sessions survive); of an ensemble, a member. */
+		SERVER_RESTART,
+
+		/** The client's JVM is killed ({@code kill -9}) for the rest of the schedule. Soak only. */
+		KILL(true),
+
+		/** The client's JVM is stopped ({@code SIGSTOP}) for well within its session. Soak only. */
+		STOP_WITHIN_SESSION(true),
+
+		/** The client's JVM is stopped past its session. Soak only. */
+		STOP_PAST_SESSION(true),
+
+		/** The ensemble's leader stops and starts again. Soak only. */
+		LEADER_RESTART(true),
+
+		/** The leader is cut off from its followers by the firewall for a while. Soak only. */
+		LEADER_ISOLATED(true),
+
+		/** Every member is cut off from the others: no quorum for a while. Soak only. */
+		QUORUM_LOST(true),
+
+		/** The client's JVM is cut off from every member past its session. Soak only. */
+		CUT_FROM_SERVERS(true);
+
+		/** Needs the soak's process client, ensemble and firewall. */
+		final boolean soakOnly;
+
+		FaultKind() {
+			this(false);
+		}
+
+		FaultKind(boolean soakOnly) {
+			this.soakOnly = soakOnly;
+		}
+
+		/** Whether it hits the ensemble rather than one client. */
+		boolean ofServers() {
+			return this == SERVER_RESTART || this == LEADER_RESTART || this == LEADER_ISOLATED || this == QUORUM_LOST;
+		}
+
+		/** The kinds that the in-JVM server and the clients' proxies can inject. */
+		static List<FaultKind> inJvm() {
+			return Stream.of(values()).filter((kind) -> !kind.soakOnly).toList();
+		}
 
 	}
 
 	/** An operation. */
-	sealed interface Op permits Acquire, Revoke {
+	sealed interface Op extends Serializable permits Acquire, Revoke {
 	}
 
 	/**
@@ -157,7 +201,7 @@ record Schedule(List<Step> steps, List<FaultStep> faults) {
 	 * @param atMillis not before this offset
 	 * @param op what to do
 	 */
-	record Step(int client, int worker, long atMillis, Op op) {
+	record Step(int client, int worker, long atMillis, Op op) implements Serializable {
 
 		@Override
 		public String toString() {
@@ -172,12 +216,12 @@ record Schedule(List<Step> steps, List<FaultStep> faults) {
 	 * @param client whose connection, ignored for a server restart
 	 * @param atMillis at this offset
 	 */
-	record FaultStep(FaultKind kind, int client, long atMillis) {
+	record FaultStep(FaultKind kind, int client, long atMillis) implements Serializable {
 
 		@Override
 		public String toString() {
 			return "@" + this.atMillis + "ms " + this.kind
-					+ ((this.kind != FaultKind.SERVER_RESTART) ? " c" + this.client : "");
+					+ (!this.kind.ofServers() ? " c" + this.client : "");
 		}
 
 	}

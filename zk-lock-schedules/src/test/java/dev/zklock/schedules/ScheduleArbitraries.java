@@ -39,11 +39,19 @@ final class ScheduleArbitraries {
 	 * waiters then meet far more often.
 	 */
 	static Arbitrary<Schedule> schedules() {
+		return schedules(FaultKind.inJvm());
+	}
+
+	/**
+	 * Schedules as above, with faults of the given kinds: the soak adds those of
+	 * processes, the ensemble and the firewall.
+	 */
+	static Arbitrary<Schedule> schedules(List<FaultKind> kinds) {
 		Arbitrary<Family> focus = Arbitraries.of(Family.class).injectNull(0.4);
 		return focus.flatMap((family) -> step(family).list()
 			.ofMinSize(4)
 			.ofMaxSize(16)
-			.flatMap((steps) -> fault(steps).list().ofMaxSize(3).map((faults) -> new Schedule(steps, faults))));
+			.flatMap((steps) -> fault(steps, kinds).list().ofMaxSize(3).map((faults) -> new Schedule(steps, faults))));
 	}
 
 	static Arbitrary<Step> step(@Nullable Family focus) {
@@ -57,13 +65,13 @@ final class ScheduleArbitraries {
 	 * A fault at any moment, or, more often, aimed at an operation: its client, as it
 	 * starts or while its first requests are under way.
 	 */
-	static Arbitrary<FaultStep> fault(List<Step> steps) {
+	static Arbitrary<FaultStep> fault(List<Step> steps, List<FaultKind> kinds) {
 		Arbitrary<FaultStep> anywhere = Combinators
-			.combine(Arbitraries.of(FaultKind.class), Arbitraries.integers().between(0, Schedule.CLIENTS - 1),
+			.combine(Arbitraries.of(kinds), Arbitraries.integers().between(0, Schedule.CLIENTS - 1),
 					offset())
 			.as(FaultStep::new);
 		Arbitrary<FaultStep> aimed = Combinators
-			.combine(Arbitraries.of(FaultKind.class), Arbitraries.integers().between(0, steps.size() - 1),
+			.combine(Arbitraries.of(kinds), Arbitraries.integers().between(0, steps.size() - 1),
 					Arbitraries.of(0L, 10L, 20L, 50L, 100L, 250L))
 			.as((kind, index, delay) -> new FaultStep(kind, steps.get(index).client(),
 					steps.get(index).atMillis() + delay));

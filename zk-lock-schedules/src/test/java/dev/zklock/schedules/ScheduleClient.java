@@ -61,10 +61,10 @@ final class ScheduleClient implements AutoCloseable {
 	// under this client's monitor, on Curator's event thread
 	private long downSince = -1;
 
-	ScheduleClient(int index, int serverPort, String basePath, History history) {
+	ScheduleClient(int index, List<Integer> serverPorts, String basePath, History history) {
 		this.index = index;
 		this.history = history;
-		this.proxy = ZooKeeperProxy.start("schedule-c" + index, List.of(serverPort));
+		this.proxy = ZooKeeperProxy.start("schedule-c" + index, serverPorts);
 		this.curator = start(this.proxy.connectString());
 		// before the manager's own listener, so that an outage is on record before the engine acts on it
 		this.curator.getConnectionStateListenable().addListener((client, state) -> connection(state.isConnected()));
@@ -80,6 +80,16 @@ final class ScheduleClient implements AutoCloseable {
 				throw new IllegalStateException("Client " + index + " could not take its warm-up lock");
 			}
 		}
+	}
+
+	/** What this client's registry still lists, for the check after quiescence. */
+	List<String> registryEntries() {
+		return this.manager.getRegistry().snapshot().stream().map((lock) -> "c" + this.index + " registry: " + lock).toList();
+	}
+
+	/** Where this client records what it sees. */
+	History history() {
+		return this.history;
 	}
 
 	static CuratorFramework start(String connectString) {

@@ -4,8 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -14,7 +13,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
@@ -24,10 +22,7 @@ import org.awaitility.core.ConditionTimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.zklock.LockRevocationException;
 import dev.zklock.schedules.History.Outcome;
-import dev.zklock.schedules.Schedule.Acquire;
-import dev.zklock.schedules.Schedule.Revoke;
 import dev.zklock.schedules.Schedule.Step;
 import dev.zklock.testsupport.InJvmZooKeeper;
 
@@ -85,32 +80,26 @@ final class ScheduleRunner {
 		ExecutorService workers = Executors.newFixedThreadPool(Schedule.CLIENTS * Schedule.WORKERS);
 		try (CuratorFramework admin = ScheduleClient.start(this.server.connectString())) {
 			for (int i = 0; i < Schedule.CLIENTS; i++) {
-				clients.add(new ScheduleClient(i, this.server.port(), basePath, history));
+				clients.add(new ScheduleClient(i, List.of(this.server.port()), basePath, history));
 			}
-			FaultInjector faults = new FaultInjector(this.server, clients, history, timers);
+			FaultInjector faults = new FaultInjector(this.server::restart, clients, history, timers);
 			long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
 			schedule.faults()
 				.forEach((fault) -> timers.schedule(() -> faults.inject(fault),
 						start - System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(fault.atMillis()),
 						TimeUnit.NANOSECONDS));
-			Map<String, List<Integer>> byWorker = byWorker(schedule);
-			Map<String, Future<?>> running = new TreeMap<>();
-			Map<String, Integer> current = new ConcurrentHashMap<>();
-			byWorker.forEach((worker, steps) -> running.put(worker, workers.submit(() -> {
-				for (int id : steps) {
-					current.put(worker, id);
-					runStep(id, schedule.steps().get(id), start, clients, admin, history, store, timers, basePath);
-				}
-				current.remove(worker);
-				return null;
-			})));
-			awaitWorkers(schedule, running, current, history, start);
+			ClientSteps steps = new ClientSteps(schedule, start, clients::get, history, store, timers, this.trusting);
+			Map<String, Future<?>> running = steps.start((client) -> true, workers);
+			awaitWorkers(schedule, running, steps.current, history, start);
 			timers.shutdown();
 			if (!timers.awaitTermination(FaultInjector.LONG_BLACKHOLE.toMillis() + 15_000, TimeUnit.MILLISECONDS)) {
 				history.leftover("a fault still under way after the schedule");
 			}
 			faults.healAll();
-			awaitQuiescence(admin, basePath, clients, history);
+			if (!this.server.isRunning()) {
+				this.server.start();
+			}
+			awaitQuiescence(admin, basePath, () -> registries(clients), history);
 		}
 		finally {
 			timers.shutdownNow();
@@ -120,42 +109,7 @@ final class ScheduleRunner {
 		return history;
 	}
 
-	private void runStep(int id, Step step, long start, List<ScheduleClient> clients, CuratorFramework admin,
-			History history, FencedStore store, ScheduledExecutorService timers, String basePath)
-			throws InterruptedException {
-		long at = start + TimeUnit.MILLISECONDS.toNanos(step.atMillis());
-		// the schedule's pacing: a step starts at its offset, or once the worker's previous step is done
-		for (long left = at - System.nanoTime(); left > 0; left = at - System.nanoTime()) {
-			LockSupport.parkNanos(left);
-		}
-		ScheduleClient client = clients.get(step.client());
-		if (step.op() instanceof Acquire acquire) {
-			new StepRunner(client, history, store, timers, this.trusting).acquire(id, acquire);
-		}
-		else if (step.op() instanceof Revoke revoke) {
-			long asked = System.nanoTime();
-			try {
-				client.manager.revoke(revoke.family().lockName, revoke.key(), null, "schedule");
-				history.revocation(new History.Revocation(revoke.family().lockName + "/" + revoke.key(), asked,
-						System.nanoTime()));
-			}
-			catch (LockRevocationException ex) {
-				// nobody held it, or the holder changed: nothing to revoke
-				logger.debug("Revoke of {} under {}: {}", revoke, basePath, ex.getMessage());
-			}
-		}
-	}
-
-	private static Map<String, List<Integer>> byWorker(Schedule schedule) {
-		Map<String, List<Integer>> byWorker = new TreeMap<>();
-		for (int id = 0; id < schedule.steps().size(); id++) {
-			Step step = schedule.steps().get(id);
-			byWorker.computeIfAbsent("c" + step.client() + "/w" + step.worker(), (w) -> new ArrayList<>()).add(id);
-		}
-		return byWorker;
-	}
-
-	private static void awaitWorkers(Schedule schedule, Map<String, Future<?>> running, Map<String, Integer> current,
+	static void awaitWorkers(Schedule schedule, Map<String, Future<?>> running, Map<String, Integer> current,
 			History history, long start) throws InterruptedException {
 		long deadline = start + TimeUnit.MILLISECONDS.toNanos(Schedule.SPAN_MILLIS) + StepRunner.HANG.toNanos();
 		for (Map.Entry<String, Future<?>> worker : running.entrySet()) {
@@ -175,17 +129,17 @@ final class ScheduleRunner {
 		}
 	}
 
-	private static void awaitQuiescence(CuratorFramework admin, String basePath, List<ScheduleClient> clients,
+	static void awaitQuiescence(CuratorFramework admin, String basePath, Callable<List<String>> registries,
 			History history) {
 		try {
 			Awaitility.await("no lock node and no registry entry left under " + basePath)
 				.atMost(QUIESCENCE)
 				.pollInterval(Duration.ofMillis(100))
-				.until(() -> leftovers(admin, basePath, clients).isEmpty());
+				.until(() -> leftovers(admin, basePath, registries).isEmpty());
 		}
 		catch (ConditionTimeoutException ex) {
 			try {
-				leftovers(admin, basePath, clients).forEach(history::leftover);
+				leftovers(admin, basePath, registries).forEach(history::leftover);
 			}
 			catch (Exception listing) {
 				history.leftover("cannot list " + basePath + ": " + listing);
@@ -193,15 +147,17 @@ final class ScheduleRunner {
 		}
 	}
 
-	private static List<String> leftovers(CuratorFramework admin, String basePath, List<ScheduleClient> clients)
-			throws Exception {
+	private static List<String> leftovers(CuratorFramework admin, String basePath,
+			Callable<List<String>> registries) throws Exception {
 		List<String> left = new ArrayList<>();
 		collectEphemeral(admin, basePath, left);
-		for (ScheduleClient client : clients) {
-			client.manager.getRegistry()
-				.snapshot()
-				.forEach((lock) -> left.add("c" + client.index + " registry: " + lock));
-		}
+		left.addAll(registries.call());
+		return left;
+	}
+
+	private static List<String> registries(List<ScheduleClient> clients) {
+		List<String> left = new ArrayList<>();
+		clients.forEach((client) -> left.addAll(client.registryEntries()));
 		return left;
 	}
 
