@@ -68,6 +68,9 @@ final class HistoryChecker {
 	// schedule's own listener records it
 	private static final long OUTAGE_NOTICE_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
 
+	// how StepRunner reports a nested single try that ended without the lock
+	private static final String NOT_ACQUIRED = "not acquired";
+
 	// a grant may find its connection just gone: the isHeld() check follows the grant by microseconds
 	private static final long GRANT_SLACK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
@@ -203,7 +206,8 @@ final class HistoryChecker {
 
 	private static void checkFailure(History history, Op op, List<Violation> violations) {
 		if (op.outcome() == Outcome.FAILED && !(isConnectionFailure(op.failure())
-				&& outageDuring(history, op.client(), op.invoked(), op.completed() + OUTAGE_NOTICE_NANOS))) {
+				&& outageDuring(history, op.client(), op.invoked(), op.completed() + OUTAGE_NOTICE_NANOS))
+				&& !(NOT_ACQUIRED.equals(op.failure()) && faultDuring(history, op))) {
 			violations.add(new Violation("failed without a fault", describe(op) + ": " + op.failure()));
 		}
 	}
@@ -338,6 +342,15 @@ final class HistoryChecker {
 			.stream()
 			.anyMatch((pause) -> pause.client() == hold.client() && pause.end() >= hold.start()
 					&& pause.start() <= hold.start() + GRANT_SLACK_NANOS);
+	}
+
+	// A nested single try needs the server's answers: while a fault keeps them from it, before its client's
+	// connection is known to be down, it may end without the lock
+	private static boolean faultDuring(History history, Op op) {
+		return history.faults()
+			.stream()
+			.anyMatch((fault) -> fault.applied() && (fault.client() == op.client() || fault.client() < 0)
+					&& fault.start() <= op.completed() && fault.end() + OUTAGE_NOTICE_NANOS >= op.invoked());
 	}
 
 	private static boolean outageDuring(History history, int client, long from, long to) {

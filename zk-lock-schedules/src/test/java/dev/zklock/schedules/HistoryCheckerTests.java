@@ -172,6 +172,28 @@ class HistoryCheckerTests {
 	}
 
 	@Test
+	void aNestedSingleTryMayEndWithoutTheLockOnlyWhileAFaultKeepsTheServersAnswersFromIt() {
+		this.history.op(op(1, 0, 160, Outcome.FAILED, -1, "not acquired"));
+		this.history.fault(new Fault(FaultKind.BLACKHOLE_SHORT, 0, ms(300), ms(900), true));
+		this.history.fault(new Fault(FaultKind.BLACKHOLE_SHORT, 1, ms(0), ms(600), true));
+		assertThat(kinds()).containsExactly("failed without a fault");
+		this.history.fault(new Fault(FaultKind.STOP_WITHIN_SESSION, 0, ms(100), ms(1_100), true));
+		assertThat(kinds()).isEmpty();
+	}
+
+	@Test
+	void aStoppedProcessHoldsNothingFromTheStopButMustNoticeAStopPastItsSession() {
+		this.history.hold(new Hold(1, 0, "m", "a", LockMode.MUTEX, 1, 10, ms(0), ms(4_200), true, "isHeld() false",
+				true));
+		this.history.hold(new Hold(2, 1, "m", "a", LockMode.MUTEX, 1, 11, ms(3_200), ms(3_300), false, null, true));
+		assertThat(kinds()).containsExactly("overlap");
+		this.history.fault(new Fault(FaultKind.STOP_WITHIN_SESSION, 0, ms(100), ms(1_100), true));
+		assertThat(kinds()).isEmpty();
+		this.history.fault(new Fault(FaultKind.STOP_PAST_SESSION, 0, ms(1_200), ms(3_500), true));
+		assertThat(kinds()).containsExactly("held after a stop");
+	}
+
+	@Test
 	void aFreshGrantNotHeldIsFlaggedUnlessItsConnectionIsDownThen() {
 		this.history.hold(new Hold(1, 0, "m", "a", LockMode.MUTEX, 1, 10, ms(1_000), ms(1_100), false, null, false));
 		this.history.fault(new Fault(FaultKind.PAUSE_PAST_SESSION, 0, ms(0), ms(900), true));

@@ -70,6 +70,9 @@ class ScheduleSoakTests {
 				logger.info("SOAK seed={} steps={} faults={} violations={}", seed, schedule.steps().size(),
 						schedule.faults().size(), violations.size());
 				if (!violations.isEmpty()) {
+					// at once, not only at the end of a run of hours
+					logger.warn("SOAK violation, seed {}:\n{}\n{}\nviolations: {}", seed, schedule,
+							ScheduleReport.describe(history), violations);
 					failures.append("\nseed ").append(seed).append('\n').append(schedule).append('\n')
 						.append(ScheduleReport.describe(history)).append("\nviolations: ").append(violations);
 				}

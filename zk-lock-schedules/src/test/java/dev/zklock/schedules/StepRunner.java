@@ -104,7 +104,7 @@ final class StepRunner {
 		held.write(this.store);
 		long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(step.holdMillis());
 		boolean believes = held.holdUntil(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(step.holdMillis() / 2));
-		LockHandle inner = (step.nesting() != Nesting.NONE) ? nested(id, step, believes) : null;
+		LockHandle inner = (step.nesting() != Nesting.NONE) ? nested(id, step, believes ? held : null) : null;
 		if (inner == null) {
 			held.holdUntil(end);
 			held.write(this.store);
@@ -134,8 +134,8 @@ final class StepRunner {
 
 	// Taken whether or not the holder still believes it holds, as a careless caller would: once the outer lock
 	// is lost, the engine must refuse the nested one or queue it as a lock of its own, never grant it beside
-	// another holder. While the outer lock is held, a nested single try must succeed.
-	private LockHandle nested(int id, Acquire step, boolean outerHeld) {
+	// another holder. While the outer lock is held, before and after, a nested single try must succeed.
+	private LockHandle nested(int id, Acquire step, HeldLock outer) {
 		LockMode mode = (step.nesting() == Nesting.REENTER) ? step.mode() : LockMode.READ;
 		long asked = System.nanoTime();
 		String failure;
@@ -149,7 +149,8 @@ final class StepRunner {
 		catch (LockException ex) {
 			failure = ex.toString();
 		}
-		if (outerHeld) {
+		// the outer lock may have gone in doubt meanwhile (a pause): then the engine rightly refuses
+		if (outer != null && outer.believes()) {
 			this.history.op(new History.Op(id, this.client.index, step.nesting() + " inside " + step, 0, asked,
 					System.nanoTime(), Outcome.FAILED, -1, failure));
 		}
