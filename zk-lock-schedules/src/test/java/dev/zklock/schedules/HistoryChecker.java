@@ -12,8 +12,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import dev.zklock.annotation.LockMode;
-import dev.zklock.schedules.History.Fault;
-import dev.zklock.schedules.History.Grant;
 import dev.zklock.schedules.History.Hold;
 import dev.zklock.schedules.History.Op;
 import dev.zklock.schedules.History.Outage;
@@ -31,6 +29,9 @@ import dev.zklock.schedules.History.Write;
  * late (a server that closes a session tells the holder and the next waiter at about
  * the same time); a holder that released on a sound connection has no such grace. An
  * operator's revoke ends a hold when it returns, heard or not.</li>
+ * <li>A holder whose node was deleted with a plain ZooKeeper delete sees the loss
+ * within the notice, unless its connection was down or cut off then
+ * ({@link Deletions}).</li>
  * <li>Tokens of exclusive holders of a key grow in grant order.</li>
  * <li>No accepted fenced write is stale: none from a holder after a later holder of
  * the key has written.</li>
@@ -42,11 +43,16 @@ import dev.zklock.schedules.History.Write;
  * pauses just then (a pause before it is no excuse: the engine confirms its session
  * before it grants).</li>
  * <li>Of two exclusive waiters of one key that asked at least 250 ms apart, the first
- * is granted first, unless a fault or a connection outage came between.</li>
+ * is granted first, unless a fault, a connection outage or a deletion came between
+ * ({@link GrantChecks}).</li>
  * <li>After the schedule quiesced, no lock node and no registry entry is left.</li>
  * </ul>
  */
 final class HistoryChecker {
+
+	// what may end a hold before its holder sees it, or make it doubtful
+	private record Excuses(List<Outage> outages, List<Revocation> revocations, Deletions deletions) {
+	}
 
 	/** A broken promise. @param kind which promise @param detail what happened */
 	record Violation(String kind, String detail) {
@@ -58,15 +64,9 @@ final class HistoryChecker {
 
 	}
 
-	// how far apart two waiters must ask for their order to be sure: each creates its node a moment after asking
-	private static final long FIFO_GAP_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
-
 	// Curator tells its connection listeners in no fixed order: the engine may act on an outage a moment before the
 	// schedule's own listener records it
 	private static final long OUTAGE_NOTICE_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
-
-	// a grant may find its connection just gone: the isHeld() check follows the grant by microseconds
-	private static final long GRANT_SLACK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
 	private final long lossNotice;
 
@@ -87,30 +87,29 @@ final class HistoryChecker {
 		Map<String, List<Hold>> byKey = history.holds()
 			.stream()
 			.collect(Collectors.groupingBy(Hold::lockKey, TreeMap::new, Collectors.toList()));
-		List<Outage> outages = history.outages();
-		List<Revocation> revocations = history.revocations();
-		byKey.values().forEach((holds) -> checkExclusion(holds, outages, revocations, violations));
+		Excuses excuses = new Excuses(history.outages(), history.revocations(), new Deletions(history, this.lossNotice));
+		byKey.values().forEach((holds) -> checkExclusion(holds, excuses, violations));
 		byKey.values().forEach((holds) -> checkTokens(holds, violations));
+		excuses.deletions().check(history.holds(), violations);
 		checkWrites(history, violations);
 		checkOps(history, violations);
-		checkGrants(history, violations);
-		checkOrder(history, violations);
+		GrantChecks.checkHeld(history, excuses.deletions(), violations);
+		GrantChecks.checkOrder(history, excuses.deletions(), violations);
 		history.leftovers().forEach((left) -> violations.add(new Violation("left after quiescence", left)));
 		return violations;
 	}
 
-	private void checkExclusion(List<Hold> holds, List<Outage> outages, List<Revocation> revocations,
-			List<Violation> violations) {
+	private void checkExclusion(List<Hold> holds, Excuses excuses, List<Violation> violations) {
 		for (int i = 0; i < holds.size(); i++) {
 			Hold a = holds.get(i);
 			if (a.mode() == LockMode.SEMAPHORE) {
-				checkPermits(a, holds, outages, revocations, violations);
+				checkPermits(a, holds, excuses, violations);
 				continue;
 			}
 			for (int j = i + 1; j < holds.size(); j++) {
 				Hold b = holds.get(j);
 				if (a.chain() != b.chain() && conflict(a.mode(), b.mode())) {
-					long overlap = Math.min(believedEnd(a, outages, revocations), believedEnd(b, outages, revocations))
+					long overlap = Math.min(believedEnd(a, excuses), believedEnd(b, excuses))
 							- Math.max(a.start(), b.start());
 					if (overlap > 0) {
 						violations.add(new Violation("overlap",
@@ -121,13 +120,12 @@ final class HistoryChecker {
 		}
 	}
 
-	private void checkPermits(Hold at, List<Hold> holds, List<Outage> outages, List<Revocation> revocations,
-			List<Violation> violations) {
+	private void checkPermits(Hold at, List<Hold> holds, Excuses excuses, List<Violation> violations) {
 		Set<Integer> chains = new HashSet<>();
 		List<Hold> holding = new ArrayList<>();
 		for (Hold other : holds) {
 			if (other.mode() == LockMode.SEMAPHORE && other.start() <= at.start()
-					&& believedEnd(other, outages, revocations) > at.start() && chains.add(other.chain())) {
+					&& believedEnd(other, excuses) > at.start() && chains.add(other.chain())) {
 				holding.add(other);
 			}
 		}
@@ -201,62 +199,29 @@ final class HistoryChecker {
 		}
 	}
 
-	// FIFO: of two exclusive waiters of one key, asked well apart, the first is granted first, unless a fault or a
-	// connection outage came between (a waiter whose session ends joins the queue again at its end; one whose
-	// connection is down cannot join it yet)
-	private static void checkOrder(History history, List<Violation> violations) {
-		List<Grant> grants = history.grants();
-		List<Fault> faults = history.faults();
-		List<Outage> outages = history.outages();
-		for (Grant first : grants) {
-			for (Grant second : grants) {
-				if (first.lockKey().equals(second.lockKey()) && second.invoked() - first.invoked() >= FIFO_GAP_NANOS
-						&& second.granted() < first.granted()
-						&& faults.stream()
-							.noneMatch((fault) -> fault.start() <= first.granted() && fault.end() >= first.invoked())
-						&& outages.stream()
-							.noneMatch((outage) -> outage.start() <= first.granted()
-									&& outage.end() >= first.invoked())) {
-					violations.add(new Violation("order", "step " + second.id() + " was granted " + first.lockKey()
-							+ " before step " + first.id() + ", which asked " + millis(second.invoked() - first.invoked())
-							+ " ms earlier"));
-				}
-			}
-		}
-	}
-
-	private void checkGrants(History history, List<Violation> violations) {
-		for (Hold hold : history.holds()) {
-			if (!hold.heldAtGrant() && !takenAway(history, hold) && !outageDuring(history, hold.client(),
-					hold.start() - GRANT_SLACK_NANOS, hold.start() + GRANT_SLACK_NANOS) && !pausedAtGrant(history, hold)) {
-				violations.add(new Violation("granted but not held", describe(hold)));
-			}
-		}
-	}
-
 	// A hold that its holder saw lost, or whose connection went down while it held (or within the notice after it
 	// released: the server may have closed the session before the client heard), may have ended that much earlier
 	// An operator's revoke ends a hold when it returns, whether or not its holder hears of it (one cut off cannot):
-	// from then on only fencing stands between its writes and the next holder's
-	private long believedEnd(Hold hold, List<Outage> outages, List<Revocation> revocations) {
-		boolean doubtful = hold.lost() || outages.stream()
+	// from then on only fencing stands between its writes and the next holder's. A deleted node is a loss
+	private long believedEnd(Hold hold, Excuses excuses) {
+		boolean doubtful = hold.lost() || excuses.deletions().of(hold) != null || excuses.outages().stream()
 			.anyMatch((outage) -> outage.client() == hold.client() && outage.start() >= hold.start()
 					&& outage.start() <= hold.end() + this.lossNotice);
 		long end = doubtful ? Math.max(hold.start(), hold.end() - this.lossNotice) : hold.end();
-		for (Revocation revocation : revocations) {
+		for (Revocation revocation : excuses.revocations()) {
 			if (revocation.lockKey().equals(hold.lockKey()) && revocation.end() >= hold.start()
 					&& revocation.end() < end) {
 				end = revocation.end();
 			}
 		}
-		return end;
+		return excuses.deletions().believedEnd(hold, end);
 	}
 
 	static boolean conflict(LockMode a, LockMode b) {
 		return a == LockMode.MUTEX || b == LockMode.MUTEX || a == LockMode.WRITE || b == LockMode.WRITE;
 	}
 
-	private static String describe(Hold hold) {
+	static String describe(Hold hold) {
 		return "step " + hold.chain() + " (c" + hold.client() + " " + hold.mode() + " " + hold.lockKey() + " token "
 				+ hold.token() + (hold.lost() ? ", lost: " + hold.reason() : "") + ")";
 	}
@@ -265,7 +230,7 @@ final class HistoryChecker {
 		return "step " + op.id() + " (c" + op.client() + " " + op.description() + ", " + op.outcome() + ")";
 	}
 
-	private static long millis(long nanos) {
+	static long millis(long nanos) {
 		return TimeUnit.NANOSECONDS.toMillis(nanos);
 	}
 
@@ -275,25 +240,7 @@ final class HistoryChecker {
 		return failure != null && (failure.contains("is unreachable since") || failure.contains("ConnectionLoss"));
 	}
 
-	// revoked, its node deleted, or past its maxHold: a take-away may come the moment after the grant
-	private static boolean takenAway(History history, Hold hold) {
-		return hold.lost() && Set.of("REVOKED", "NODE_DELETED", "MAX_HOLD_EXCEEDED").contains(hold.reason())
-				|| history.revocations()
-					.stream()
-					.anyMatch((revocation) -> revocation.lockKey().equals(hold.lockKey())
-							&& revocation.end() >= hold.start() - GRANT_SLACK_NANOS
-							&& revocation.start() <= hold.start() + GRANT_SLACK_NANOS);
-	}
-
-	// a pause that ends after the grant may have begun after it too; one that ended before it is no excuse
-	private static boolean pausedAtGrant(History history, Hold hold) {
-		return history.pauses()
-			.stream()
-			.anyMatch((pause) -> pause.client() == hold.client() && pause.end() >= hold.start()
-					&& pause.start() <= hold.start() + GRANT_SLACK_NANOS);
-	}
-
-	private static boolean outageDuring(History history, int client, long from, long to) {
+	static boolean outageDuring(History history, int client, long from, long to) {
 		return history.outages()
 			.stream()
 			.anyMatch((outage) -> outage.client() == client && outage.start() <= to && outage.end() >= from);

@@ -103,7 +103,7 @@ record Schedule(List<Step> steps, List<FaultStep> faults) {
 	}
 
 	/** An operation. */
-	sealed interface Op permits Acquire, Revoke {
+	sealed interface Op permits Acquire, Revoke, DeleteNode {
 	}
 
 	/**
@@ -146,6 +146,24 @@ record Schedule(List<Step> steps, List<FaultStep> faults) {
 		@Override
 		public String toString() {
 			return "revoke " + this.family.lockName + "[" + this.key + "]";
+		}
+
+	}
+
+	/**
+	 * Delete the node of a key's holder with a plain ZooKeeper delete, as an operator
+	 * or another client may: no revoke API, so nothing but the engine's own watch of
+	 * the held node tells the holder (a leader is such a holder). It comes at its
+	 * offset, on a timer rather than its step's worker, as an operator does not wait
+	 * for a client's work.
+	 * @param family the lock name
+	 * @param key the key
+	 */
+	record DeleteNode(Family family, String key) implements Op {
+
+		@Override
+		public String toString() {
+			return "delete node of " + this.family.lockName + "[" + this.key + "]";
 		}
 
 	}

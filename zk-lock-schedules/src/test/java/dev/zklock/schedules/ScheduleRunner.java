@@ -2,8 +2,10 @@ package dev.zklock.schedules;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -25,8 +27,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.zklock.LockRevocationException;
+import dev.zklock.core.KeyEncoder;
+import dev.zklock.core.LockNodeNames;
 import dev.zklock.schedules.History.Outcome;
 import dev.zklock.schedules.Schedule.Acquire;
+import dev.zklock.schedules.Schedule.DeleteNode;
+import dev.zklock.schedules.Schedule.Family;
 import dev.zklock.schedules.Schedule.Revoke;
 import dev.zklock.schedules.Schedule.Step;
 import dev.zklock.testsupport.InJvmZooKeeper;
@@ -93,6 +99,17 @@ final class ScheduleRunner {
 				.forEach((fault) -> timers.schedule(() -> faults.inject(fault),
 						start - System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(fault.atMillis()),
 						TimeUnit.NANOSECONDS));
+			// an operator's delete comes at its offset whatever the workers are doing: on a timer, not a worker
+			for (int id = 0; id < schedule.steps().size(); id++) {
+				Step step = schedule.steps().get(id);
+				if (step.op() instanceof DeleteNode) {
+					int stepId = id;
+					timers.schedule(() -> {
+						runStep(stepId, step, start, clients, admin, history, store, timers, basePath);
+						return null;
+					}, start - System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(step.atMillis()), TimeUnit.NANOSECONDS);
+				}
+			}
 			Map<String, List<Integer>> byWorker = byWorker(schedule);
 			Map<String, Future<?>> running = new TreeMap<>();
 			Map<String, Integer> current = new ConcurrentHashMap<>();
@@ -132,6 +149,9 @@ final class ScheduleRunner {
 		if (step.op() instanceof Acquire acquire) {
 			new StepRunner(client, history, store, timers, this.trusting).acquire(id, acquire);
 		}
+		else if (step.op() instanceof DeleteNode delete) {
+			deleteNode(delete, admin, history, basePath);
+		}
 		else if (step.op() instanceof Revoke revoke) {
 			long asked = System.nanoTime();
 			try {
@@ -146,10 +166,51 @@ final class ScheduleRunner {
 		}
 	}
 
+	// With the admin client, which no fault reaches: one node, the first holder in queue order (the MUTEX or WRITE
+	// holder, the first READ holder, the first lease). That is enough for the holder to have to notice, and a
+	// single deletion keeps the history simple
+	private static void deleteNode(DeleteNode delete, CuratorFramework admin, History history, String basePath) {
+		String lockKey = delete.family().lockName + "/" + delete.key();
+		String keyPath = basePath + "/" + KeyEncoder.encode(delete.family().lockName) + "/"
+				+ KeyEncoder.encode(delete.key());
+		long start = System.nanoTime();
+		try {
+			List<String> children = admin.getChildren().forPath(keyPath);
+			Optional<String> holder = (delete.family() == Family.SEMAPHORE)
+					? children.stream()
+						.filter((child) -> child.contains(LockNodeNames.LEASE))
+						.min(Comparator.comparingLong(LockNodeNames::sequence))
+					: LockNodeNames.holders(children).stream().findFirst();
+			if (holder.isEmpty()) {
+				return;
+			}
+			String path = keyPath + "/" + holder.get();
+			Stat stat = admin.checkExists().forPath(path);
+			if (stat == null) {
+				return;
+			}
+			// sequential names are never reused: the node deleted is the one whose zxid was read
+			admin.delete().forPath(path);
+			history.deletion(new History.Deletion(lockKey, holder.get(), stat.getCzxid(), start, System.nanoTime()));
+		}
+		catch (KeeperException.NoNodeException ex) {
+			// nobody holds it, or the holder released meanwhile: nothing deleted
+		}
+		catch (Exception ex) {
+			if (ex instanceof InterruptedException) {
+				Thread.currentThread().interrupt();
+			}
+			logger.debug("Deletion of a holder's node of {} under {} failed: {}", lockKey, basePath, ex.toString());
+		}
+	}
+
 	private static Map<String, List<Integer>> byWorker(Schedule schedule) {
 		Map<String, List<Integer>> byWorker = new TreeMap<>();
 		for (int id = 0; id < schedule.steps().size(); id++) {
 			Step step = schedule.steps().get(id);
+			if (step.op() instanceof DeleteNode) {
+				continue;
+			}
 			byWorker.computeIfAbsent("c" + step.client() + "/w" + step.worker(), (w) -> new ArrayList<>()).add(id);
 		}
 		return byWorker;
