@@ -113,6 +113,10 @@ final class ClientSteps {
 		Map<String, List<Integer>> byWorker = new TreeMap<>();
 		for (int id = 0; id < schedule.steps().size(); id++) {
 			Step step = schedule.steps().get(id);
+			if (step.op() instanceof Schedule.DeleteNode) {
+				// not a worker's: it comes at its offset, on a timer
+				continue;
+			}
 			byWorker.computeIfAbsent("c" + step.client() + "/w" + step.worker(), (w) -> new ArrayList<>()).add(id);
 		}
 		return byWorker;

@@ -12,8 +12,9 @@ import dev.zklock.annotation.LockMode;
 /**
  * What the clients of one schedule saw, in monotonic nanoseconds of this JVM: every
  * acquisition's invocation and outcome, every hold from grant to the release or the
- * loss its holder saw, every fenced write, every fault, and what was left once the
- * schedule had quiesced. Thread-safe while recording; read by {@link HistoryChecker}.
+ * loss its holder saw, every fenced write, every fault, every revoke and deletion of
+ * a holder's node, and what was left once the schedule had quiesced. Thread-safe
+ * while recording; read by {@link HistoryChecker}.
  */
 final class History {
 
@@ -177,7 +178,20 @@ final class History {
 	record Revocation(String lockKey, long start, long end) implements Serializable {
 	}
 
+	/**
+	 * A holder's node deleted with a plain ZooKeeper delete, outside the engine.
+	 * @param lockKey the lock and key
+	 * @param node the deleted node's name
+	 * @param token its creation zxid: the fencing token of the hold it was
+	 * @param start when the step began to look for it
+	 * @param end when the delete returned
+	 */
+	record Deletion(String lockKey, String node, long token, long start, long end) implements Serializable {
+	}
+
 	private final List<Revocation> revocations = Collections.synchronizedList(new ArrayList<>());
+
+	private final List<Deletion> deletions = Collections.synchronizedList(new ArrayList<>());
 
 	private final List<Outage> outages = Collections.synchronizedList(new ArrayList<>());
 
@@ -223,6 +237,11 @@ final class History {
 		this.sink.accept(revocation);
 	}
 
+	void deletion(Deletion deletion) {
+		this.deletions.add(deletion);
+		this.sink.accept(deletion);
+	}
+
 	void pause(Pause pause) {
 		this.pauses.add(pause);
 		this.sink.accept(pause);
@@ -265,6 +284,10 @@ final class History {
 
 	List<Revocation> revocations() {
 		return copy(this.revocations);
+	}
+
+	List<Deletion> deletions() {
+		return copy(this.deletions);
 	}
 
 	List<Pause> pauses() {

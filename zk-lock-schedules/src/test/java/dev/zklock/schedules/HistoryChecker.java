@@ -12,15 +12,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import dev.zklock.annotation.LockMode;
-import dev.zklock.schedules.History.Fault;
-import dev.zklock.schedules.History.Grant;
 import dev.zklock.schedules.History.Hold;
 import dev.zklock.schedules.History.Op;
 import dev.zklock.schedules.History.Outage;
 import dev.zklock.schedules.History.Revocation;
 import dev.zklock.schedules.History.Outcome;
 import dev.zklock.schedules.History.Write;
-import dev.zklock.schedules.Schedule.FaultKind;
 
 /**
  * Checks a whole {@link History} against the lock's promises. Pure logic: it reads
@@ -32,24 +29,33 @@ import dev.zklock.schedules.Schedule.FaultKind;
  * late (a server that closes a session tells the holder and the next waiter at about
  * the same time); a holder that released on a sound connection has no such grace. An
  * operator's revoke ends a hold when it returns, heard or not. A process stopped
- * ({@code SIGSTOP}) holds nothing from the moment it stops: what it does when it runs
- * again is for the fenced store to refuse; one killed holds nothing from the kill.</li>
+ * ({@code SIGSTOP}) holds nothing from the moment it stops ({@link Stops}); one
+ * killed holds nothing from the kill.</li>
+ * <li>A holder whose node was deleted with a plain ZooKeeper delete sees the loss
+ * within the notice, unless its connection was down or cut off then
+ * ({@link Deletions}).</li>
  * <li>Tokens of exclusive holders of a key grow in grant order.</li>
  * <li>No accepted fenced write is stale: none from a holder after a later holder of
  * the key has written.</li>
  * <li>Every acquisition ends within its timeout plus {@link #deadlineBound}, or within
  * that bound of being given up, its process's stops added; none hangs.</li>
  * <li>No acquisition fails but for a connection that is down while it waits (a
- * session that ends is no excuse: the wait joins the queue again), and a fresh grant
+ * session that ends is no excuse: the wait joins the queue again), or, for a nested
+ * single try, while a fault keeps the server's answers from it; and a fresh grant
  * is held at once unless it is taken away, its connection is down or its process
  * pauses just then (a pause before it is no excuse: the engine confirms its session
  * before it grants).</li>
  * <li>Of two exclusive waiters of one key that asked at least 250 ms apart, the first
- * is granted first, unless a fault or a connection outage came between.</li>
+ * is granted first, unless a fault, a connection outage or a deletion came between
+ * ({@link GrantChecks}).</li>
  * <li>After the schedule quiesced, no lock node and no registry entry is left.</li>
  * </ul>
  */
 final class HistoryChecker {
+
+	// what may end a hold before its holder sees it, or make it doubtful
+	private record Excuses(List<Outage> outages, List<Revocation> revocations, Deletions deletions, Stops stops) {
+	}
 
 	/** A broken promise. @param kind which promise @param detail what happened */
 	record Violation(String kind, String detail) {
@@ -61,18 +67,12 @@ final class HistoryChecker {
 
 	}
 
-	// how far apart two waiters must ask for their order to be sure: each creates its node a moment after asking
-	private static final long FIFO_GAP_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
-
 	// Curator tells its connection listeners in no fixed order: the engine may act on an outage a moment before the
 	// schedule's own listener records it
 	private static final long OUTAGE_NOTICE_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
 
 	// how StepRunner reports a nested single try that ended without the lock
 	private static final String NOT_ACQUIRED = "not acquired";
-
-	// a grant may find its connection just gone: the isHeld() check follows the grant by microseconds
-	private static final long GRANT_SLACK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
 	private final long lossNotice;
 
@@ -93,33 +93,31 @@ final class HistoryChecker {
 		Map<String, List<Hold>> byKey = history.holds()
 			.stream()
 			.collect(Collectors.groupingBy(Hold::lockKey, TreeMap::new, Collectors.toList()));
-		List<Outage> outages = history.outages();
-		List<Revocation> revocations = history.revocations();
-		List<Fault> stops = stops(history);
-		byKey.values().forEach((holds) -> checkExclusion(holds, outages, revocations, stops, violations));
+		Excuses excuses = new Excuses(history.outages(), history.revocations(), new Deletions(history, this.lossNotice),
+				new Stops(history, this.lossNotice));
+		byKey.values().forEach((holds) -> checkExclusion(holds, excuses, violations));
 		byKey.values().forEach((holds) -> checkTokens(holds, violations));
-		checkStops(history.holds(), stops, violations);
+		excuses.deletions().check(history.holds(), violations);
+		excuses.stops().check(history.holds(), violations);
 		checkWrites(history, violations);
 		checkOps(history, violations);
-		checkGrants(history, violations);
-		checkOrder(history, violations);
+		GrantChecks.checkHeld(history, excuses.deletions(), violations);
+		GrantChecks.checkOrder(history, excuses.deletions(), violations);
 		history.leftovers().forEach((left) -> violations.add(new Violation("left after quiescence", left)));
 		return violations;
 	}
 
-	private void checkExclusion(List<Hold> holds, List<Outage> outages, List<Revocation> revocations,
-			List<Fault> stops, List<Violation> violations) {
+	private void checkExclusion(List<Hold> holds, Excuses excuses, List<Violation> violations) {
 		for (int i = 0; i < holds.size(); i++) {
 			Hold a = holds.get(i);
 			if (a.mode() == LockMode.SEMAPHORE) {
-				checkPermits(a, holds, outages, revocations, stops, violations);
+				checkPermits(a, holds, excuses, violations);
 				continue;
 			}
 			for (int j = i + 1; j < holds.size(); j++) {
 				Hold b = holds.get(j);
 				if (a.chain() != b.chain() && conflict(a.mode(), b.mode())) {
-					long overlap = Math.min(believedEnd(a, outages, revocations, stops),
-							believedEnd(b, outages, revocations, stops))
+					long overlap = Math.min(believedEnd(a, excuses), believedEnd(b, excuses))
 							- Math.max(a.start(), b.start());
 					if (overlap > 0) {
 						violations.add(new Violation("overlap",
@@ -130,13 +128,12 @@ final class HistoryChecker {
 		}
 	}
 
-	private void checkPermits(Hold at, List<Hold> holds, List<Outage> outages, List<Revocation> revocations,
-			List<Fault> stops, List<Violation> violations) {
+	private void checkPermits(Hold at, List<Hold> holds, Excuses excuses, List<Violation> violations) {
 		Set<Integer> chains = new HashSet<>();
 		List<Hold> holding = new ArrayList<>();
 		for (Hold other : holds) {
 			if (other.mode() == LockMode.SEMAPHORE && other.start() <= at.start()
-					&& believedEnd(other, outages, revocations, stops) > at.start() && chains.add(other.chain())) {
+					&& believedEnd(other, excuses) > at.start() && chains.add(other.chain())) {
 				holding.add(other);
 			}
 		}
@@ -183,7 +180,7 @@ final class HistoryChecker {
 	}
 
 	private void checkOps(History history, List<Violation> violations) {
-		List<Fault> stops = stops(history);
+		Stops stops = new Stops(history, this.lossNotice);
 		for (Op op : history.ops()) {
 			if (op.outcome() == Outcome.HUNG) {
 				violations.add(new Violation("hung", describe(op) + " never ended"));
@@ -194,7 +191,7 @@ final class HistoryChecker {
 				continue;
 			}
 			long bound = (op.givenUp() >= 0) ? op.givenUp() - op.invoked() : op.timeoutNanos();
-			long late = (op.completed() - op.invoked()) - bound - stopped(stops, op);
+			long late = (op.completed() - op.invoked()) - bound - stops.stopped(op);
 			if (op.outcome() != Outcome.GRANTED && late > this.deadlineBound
 					|| op.outcome() == Outcome.GRANTED && op.givenUp() < 0 && late > this.deadlineBound) {
 				violations.add(new Violation("deadline", describe(op) + " ended " + millis(late)
@@ -212,102 +209,29 @@ final class HistoryChecker {
 		}
 	}
 
-	// FIFO: of two exclusive waiters of one key, asked well apart, the first is granted first, unless a fault or a
-	// connection outage came between (a waiter whose session ends joins the queue again at its end; one whose
-	// connection is down cannot join it yet)
-	private static void checkOrder(History history, List<Violation> violations) {
-		List<Grant> grants = history.grants();
-		List<Fault> faults = history.faults();
-		List<Outage> outages = history.outages();
-		for (Grant first : grants) {
-			for (Grant second : grants) {
-				if (first.lockKey().equals(second.lockKey()) && second.invoked() - first.invoked() >= FIFO_GAP_NANOS
-						&& second.granted() < first.granted()
-						&& faults.stream()
-							.noneMatch((fault) -> fault.start() <= first.granted() && fault.end() >= first.invoked())
-						&& outages.stream()
-							.noneMatch((outage) -> outage.start() <= first.granted()
-									&& outage.end() >= first.invoked())) {
-					violations.add(new Violation("order", "step " + second.id() + " was granted " + first.lockKey()
-							+ " before step " + first.id() + ", which asked " + millis(second.invoked() - first.invoked())
-							+ " ms earlier"));
-				}
-			}
-		}
-	}
-
-	private void checkGrants(History history, List<Violation> violations) {
-		for (Hold hold : history.holds()) {
-			if (!hold.heldAtGrant() && !takenAway(history, hold) && !outageDuring(history, hold.client(),
-					hold.start() - GRANT_SLACK_NANOS, hold.start() + GRANT_SLACK_NANOS) && !pausedAtGrant(history, hold)) {
-				violations.add(new Violation("granted but not held", describe(hold)));
-			}
-		}
-	}
-
 	// A hold that its holder saw lost, or whose connection went down while it held (or within the notice after it
 	// released: the server may have closed the session before the client heard), may have ended that much earlier
 	// An operator's revoke ends a hold when it returns, whether or not its holder hears of it (one cut off cannot):
-	// from then on only fencing stands between its writes and the next holder's
-	// A stopped process (SIGSTOP) does nothing until it runs again, and what it does then is fenced: its hold ends,
-	// for the overlap, when the stop begins
-	private long believedEnd(Hold hold, List<Outage> outages, List<Revocation> revocations, List<Fault> stops) {
-		boolean doubtful = hold.lost() || outages.stream()
+	// from then on only fencing stands between its writes and the next holder's. A deleted node is a loss
+	private long believedEnd(Hold hold, Excuses excuses) {
+		boolean doubtful = hold.lost() || excuses.deletions().of(hold) != null || excuses.outages().stream()
 			.anyMatch((outage) -> outage.client() == hold.client() && outage.start() >= hold.start()
 					&& outage.start() <= hold.end() + this.lossNotice);
 		long end = doubtful ? Math.max(hold.start(), hold.end() - this.lossNotice) : hold.end();
-		for (Revocation revocation : revocations) {
+		for (Revocation revocation : excuses.revocations()) {
 			if (revocation.lockKey().equals(hold.lockKey()) && revocation.end() >= hold.start()
 					&& revocation.end() < end) {
 				end = revocation.end();
 			}
 		}
-		for (Fault stop : stops) {
-			if (stop.client() == hold.client() && stop.start() >= hold.start() && stop.start() < end) {
-				end = stop.start();
-			}
-		}
-		return end;
-	}
-
-	// A process that runs again after a stop past its session must not go on believing it holds: its pause
-	// detector sees the stop, and the engine no longer calls the hold held
-	private void checkStops(List<Hold> holds, List<Fault> stops, List<Violation> violations) {
-		for (Fault stop : stops) {
-			for (Hold hold : holds) {
-				if (stop.kind() == FaultKind.STOP_PAST_SESSION && stop.client() == hold.client()
-						&& hold.start() < stop.start() && hold.end() > stop.end() + this.lossNotice) {
-					violations.add(new Violation("held after a stop", describe(hold) + " still believed it held "
-							+ millis(hold.end() - stop.end()) + " ms after a stop past its session"));
-				}
-			}
-		}
-	}
-
-	private static List<Fault> stops(History history) {
-		return history.faults()
-			.stream()
-			.filter((fault) -> fault.applied() && (fault.kind() == FaultKind.STOP_WITHIN_SESSION
-					|| fault.kind() == FaultKind.STOP_PAST_SESSION))
-			.toList();
-	}
-
-	// a process stopped while it waited cannot end its wait on time: the stop is added to its deadline
-	private static long stopped(List<Fault> stops, Op op) {
-		long stopped = 0;
-		for (Fault stop : stops) {
-			if (stop.client() == op.client()) {
-				stopped += Math.max(0, Math.min(stop.end(), op.completed()) - Math.max(stop.start(), op.invoked()));
-			}
-		}
-		return stopped;
+		return excuses.stops().believedEnd(hold, excuses.deletions().believedEnd(hold, end));
 	}
 
 	static boolean conflict(LockMode a, LockMode b) {
 		return a == LockMode.MUTEX || b == LockMode.MUTEX || a == LockMode.WRITE || b == LockMode.WRITE;
 	}
 
-	private static String describe(Hold hold) {
+	static String describe(Hold hold) {
 		return "step " + hold.chain() + " (c" + hold.client() + " " + hold.mode() + " " + hold.lockKey() + " token "
 				+ hold.token() + (hold.lost() ? ", lost: " + hold.reason() : "") + ")";
 	}
@@ -316,7 +240,7 @@ final class HistoryChecker {
 		return "step " + op.id() + " (c" + op.client() + " " + op.description() + ", " + op.outcome() + ")";
 	}
 
-	private static long millis(long nanos) {
+	static long millis(long nanos) {
 		return TimeUnit.NANOSECONDS.toMillis(nanos);
 	}
 
@@ -324,24 +248,6 @@ final class HistoryChecker {
 	// because the session changed under it: that wait joins the queue again
 	private static boolean isConnectionFailure(String failure) {
 		return failure != null && (failure.contains("is unreachable since") || failure.contains("ConnectionLoss"));
-	}
-
-	// revoked, its node deleted, or past its maxHold: a take-away may come the moment after the grant
-	private static boolean takenAway(History history, Hold hold) {
-		return hold.lost() && Set.of("REVOKED", "NODE_DELETED", "MAX_HOLD_EXCEEDED").contains(hold.reason())
-				|| history.revocations()
-					.stream()
-					.anyMatch((revocation) -> revocation.lockKey().equals(hold.lockKey())
-							&& revocation.end() >= hold.start() - GRANT_SLACK_NANOS
-							&& revocation.start() <= hold.start() + GRANT_SLACK_NANOS);
-	}
-
-	// a pause that ends after the grant may have begun after it too; one that ended before it is no excuse
-	private static boolean pausedAtGrant(History history, Hold hold) {
-		return history.pauses()
-			.stream()
-			.anyMatch((pause) -> pause.client() == hold.client() && pause.end() >= hold.start()
-					&& pause.start() <= hold.start() + GRANT_SLACK_NANOS);
 	}
 
 	// A nested single try needs the server's answers: while a fault keeps them from it, before its client's
@@ -353,7 +259,7 @@ final class HistoryChecker {
 					&& fault.start() <= op.completed() && fault.end() + OUTAGE_NOTICE_NANOS >= op.invoked());
 	}
 
-	private static boolean outageDuring(History history, int client, long from, long to) {
+	static boolean outageDuring(History history, int client, long from, long to) {
 		return history.outages()
 			.stream()
 			.anyMatch((outage) -> outage.client() == client && outage.start() <= to && outage.end() >= from);

@@ -92,6 +92,51 @@ class HistoryCheckerTests {
 	}
 
 	@Test
+	void aHolderThatSawItsNodeDeletedWithinTheNoticePasses() {
+		this.history.deletion(new History.Deletion("rw/a", "lock-0000000001", 10, ms(300), ms(302)));
+		this.history.hold(new Hold(1, 1, "rw", "a", LockMode.MUTEX, 1, 10, 0, ms(450), true, "REVOKED", true));
+		this.history.hold(hold(2, LockMode.MUTEX, 11, 305, 400, false));
+		assertThat(kinds()).isEmpty();
+	}
+
+	@Test
+	void aHolderThatHoldsOnBesideAnothersGrantAfterItsNodeWasDeletedIsFlagged() {
+		this.history.deletion(new History.Deletion("rw/a", "lock-0000000001", 10, ms(300), ms(302)));
+		this.history.hold(hold(1, LockMode.MUTEX, 10, 0, 1_500, false));
+		this.history.hold(hold(2, LockMode.MUTEX, 11, 305, 1_400, false));
+		assertThat(kinds()).containsExactlyInAnyOrder("overlap", "deletion unnoticed");
+	}
+
+	@Test
+	void aDeletionIsNoExcuseAsARevokeIsNorIsAnOutageThatEndedBeforeIt() {
+		this.history.hold(hold(1, LockMode.MUTEX, 10, 0, 900, false));
+		this.history.hold(hold(2, LockMode.MUTEX, 11, 310, 400, false));
+		this.history.revocation(new History.Revocation("rw/a", ms(300), ms(305)));
+		assertThat(kinds()).isEmpty();
+		History deleted = new History();
+		deleted.hold(hold(1, LockMode.MUTEX, 10, 0, 900, false));
+		deleted.hold(hold(2, LockMode.MUTEX, 11, 310, 400, false));
+		deleted.deletion(new History.Deletion("rw/a", "lock-0000000001", 10, ms(300), ms(305)));
+		deleted.outage(new History.Outage(1, ms(100), ms(200)));
+		assertThat(this.checker.check(deleted)).extracting(Violation::kind)
+			.containsExactlyInAnyOrder("overlap", "deletion unnoticed");
+	}
+
+	@Test
+	void aDeletionIsExcusedOnlyWhileItsHoldersConnectionIsDownOrCutOff() {
+		this.history.deletion(new History.Deletion("rw/a", "lock-0000000001", 10, ms(300), ms(302)));
+		this.history.hold(hold(1, LockMode.MUTEX, 10, 0, 1_500, false));
+		this.history.hold(hold(2, LockMode.MUTEX, 11, 305, 1_400, false));
+		this.history.outage(new History.Outage(1, ms(250), ms(2_000)));
+		assertThat(kinds()).isEmpty();
+		History swallowed = new History();
+		swallowed.deletion(new History.Deletion("rw/a", "lock-0000000001", 10, ms(300), ms(302)));
+		swallowed.hold(hold(1, LockMode.MUTEX, 10, 0, 1_000, true));
+		swallowed.fault(new Fault(FaultKind.BLACKHOLE_SHORT, 1, ms(200), ms(800), true));
+		assertThat(this.checker.check(swallowed)).isEmpty();
+	}
+
+	@Test
 	void aSemaphoreTakesAsManyHoldersAsPermits() {
 		this.history.hold(hold(1, LockMode.SEMAPHORE, 10, 0, 100, false));
 		this.history.hold(hold(2, LockMode.SEMAPHORE, 11, 10, 100, false));

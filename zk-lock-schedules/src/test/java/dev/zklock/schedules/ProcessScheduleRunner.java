@@ -105,6 +105,7 @@ final class ProcessScheduleRunner implements AutoCloseable {
 			SoakFaults faults = new SoakFaults(this.ensemble, this.firewall, clients, history, timers);
 			long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
 			clients.forEach((client) -> client.run(schedule, start));
+			NodeDeleter.schedule(schedule, start, timers, admin, history, basePath);
 			schedule.faults()
 				.forEach((fault) -> timers.schedule(() -> faults.inject(fault),
 						start - System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(fault.atMillis()),

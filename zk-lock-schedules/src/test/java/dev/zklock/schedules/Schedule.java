@@ -147,7 +147,7 @@ record Schedule(List<Step> steps, List<FaultStep> faults) implements Serializabl
 	}
 
 	/** An operation. */
-	sealed interface Op extends Serializable permits Acquire, Revoke {
+	sealed interface Op extends Serializable permits Acquire, Revoke, DeleteNode {
 	}
 
 	/**
@@ -190,6 +190,24 @@ record Schedule(List<Step> steps, List<FaultStep> faults) implements Serializabl
 		@Override
 		public String toString() {
 			return "revoke " + this.family.lockName + "[" + this.key + "]";
+		}
+
+	}
+
+	/**
+	 * Delete the node of a key's holder with a plain ZooKeeper delete, as an operator
+	 * or another client may: no revoke API, so nothing but the engine's own watch of
+	 * the held node tells the holder (a leader is such a holder). It comes at its
+	 * offset, on a timer rather than its step's worker, as an operator does not wait
+	 * for a client's work.
+	 * @param family the lock name
+	 * @param key the key
+	 */
+	record DeleteNode(Family family, String key) implements Op {
+
+		@Override
+		public String toString() {
+			return "delete node of " + this.family.lockName + "[" + this.key + "]";
 		}
 
 	}

@@ -13,6 +13,7 @@ import net.jqwik.api.Tuple.Tuple2;
 
 import dev.zklock.annotation.LockMode;
 import dev.zklock.schedules.Schedule.Acquire;
+import dev.zklock.schedules.Schedule.DeleteNode;
 import dev.zklock.schedules.Schedule.Family;
 import dev.zklock.schedules.Schedule.FaultKind;
 import dev.zklock.schedules.Schedule.FaultStep;
@@ -25,9 +26,11 @@ import dev.zklock.schedules.Schedule.Step;
  * Generates schedules: a dozen or so operations of three clients over two keys of
  * three lock names, in every mode, with collections of keys, blocking and async
  * callers, re-entry, READ inside WRITE, downgrades, single tries and short timeouts,
- * interrupts and cancels, {@code minHold} and {@code maxHold}, and revokes; and up to
- * three faults, most aimed at an operation. Most schedules keep to one lock name, so
- * that its holders and waiters meet. Everything shrinks towards fewer, simpler steps and fewer faults.
+ * interrupts and cancels, {@code minHold} and {@code maxHold}, revokes and plain
+ * deletions of a holder's node (now and then one aimed at an acquisition); and up to
+ * three faults, most aimed at an operation.
+ * Most schedules keep to one lock name, so that its holders and waiters meet.
+ * Everything shrinks towards fewer, simpler steps and fewer faults.
  */
 final class ScheduleArbitraries {
 
@@ -51,14 +54,50 @@ final class ScheduleArbitraries {
 		return focus.flatMap((family) -> step(family).list()
 			.ofMinSize(4)
 			.ofMaxSize(16)
-			.flatMap((steps) -> fault(steps, kinds).list().ofMaxSize(3).map((faults) -> new Schedule(steps, faults))));
+			.flatMap((steps) -> Combinators.combine(aimedDeletion(steps), fault(steps, kinds).list().ofMaxSize(3))
+				.as((deletion, faults) -> new Schedule(withDeletion(steps, deletion), faults))));
 	}
 
 	static Arbitrary<Step> step(@Nullable Family focus) {
-		Arbitrary<Op> op = Arbitraries.frequencyOf(Tuple.of(9, acquire(focus)), Tuple.of(1, revoke(focus)));
+		Arbitrary<Op> op = Arbitraries.frequencyOf(Tuple.of(9, acquire(focus)), Tuple.of(1, revoke(focus)),
+				Tuple.of(1, deleteNode(focus)));
 		return Combinators.combine(Arbitraries.integers().between(0, Schedule.CLIENTS - 1),
 				Arbitraries.integers().between(0, Schedule.WORKERS - 1), offset(), op)
 			.as(Step::new);
+	}
+
+	/**
+	 * In half the schedules, a deletion aimed at an acquisition: of its first key, 20 to
+	 * 300 ms after it starts, when its node likely holds (a deletion at a random moment
+	 * mostly finds nobody holding); at one that holds longer than the checker's loss
+	 * notice, when there is one, since a holder that releases within the notice of the
+	 * deletion cannot be told from one that heard of it.
+	 */
+	static Arbitrary<Step> aimedDeletion(List<Step> steps) {
+		List<Step> acquisitions = steps.stream().filter((step) -> step.op() instanceof Acquire).toList();
+		List<Step> longHolds = acquisitions.stream()
+			.filter((step) -> ((Acquire) step.op()).holdMillis() > 500)
+			.toList();
+		if (!longHolds.isEmpty()) {
+			acquisitions = longHolds;
+		}
+		if (acquisitions.isEmpty()) {
+			return Arbitraries.just(null);
+		}
+		return Combinators.combine(Arbitraries.of(acquisitions), Arbitraries.of(20L, 50L, 100L, 200L, 300L))
+			.as((step, delay) -> new Step(step.client(), step.worker(),
+					Math.min(Schedule.SPAN_MILLIS, step.atMillis() + delay),
+					new DeleteNode(((Acquire) step.op()).family(), ((Acquire) step.op()).keys().get(0))))
+			.injectNull(0.5);
+	}
+
+	private static List<Step> withDeletion(List<Step> steps, @Nullable Step deletion) {
+		if (deletion == null) {
+			return steps;
+		}
+		List<Step> all = new ArrayList<>(steps);
+		all.add(deletion);
+		return all;
 	}
 
 	/**
@@ -85,6 +124,11 @@ final class ScheduleArbitraries {
 	private static Arbitrary<Op> revoke(@Nullable Family focus) {
 		Arbitrary<Family> family = (focus != null) ? Arbitraries.just(focus) : Arbitraries.of(Family.class);
 		return Combinators.combine(family, Arbitraries.of("a", "b")).as(Revoke::new);
+	}
+
+	private static Arbitrary<Op> deleteNode(@Nullable Family focus) {
+		Arbitrary<Family> family = (focus != null) ? Arbitraries.just(focus) : Arbitraries.of(Family.class);
+		return Combinators.combine(family, Arbitraries.of("a", "b")).as(DeleteNode::new);
 	}
 
 	private static Arbitrary<Op> acquire(@Nullable Family focus) {

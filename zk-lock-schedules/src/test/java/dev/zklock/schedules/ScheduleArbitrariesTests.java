@@ -21,7 +21,8 @@ class ScheduleArbitrariesTests {
 
 	@Property(tries = 300)
 	void everyStepIsWithinTheSchedule(@ForAll("schedules") Schedule schedule) {
-		assertThat(schedule.steps()).hasSizeBetween(4, 16);
+		// 4 to 16 drawn, and maybe one deletion aimed at one of them
+		assertThat(schedule.steps()).hasSizeBetween(4, 17);
 		assertThat(schedule.faults()).hasSizeLessThanOrEqualTo(3);
 		for (Step step : schedule.steps()) {
 			assertThat(step.client()).isBetween(0, Schedule.CLIENTS - 1);

@@ -29,9 +29,9 @@ final class ScheduleReport {
 		Map<String, Long> outcomes = history.ops()
 			.stream()
 			.collect(Collectors.groupingBy((op) -> op.outcome().name(), TreeMap::new, Collectors.counting()));
-		logger.info("SCHEDULE steps={} faults={} outcomes={} holds={} writes={} violations={}",
+		logger.info("SCHEDULE steps={} faults={} outcomes={} holds={} writes={} deletions={} violations={}",
 				schedule.steps().size(), schedule.faults(), outcomes, history.holds().size(), history.writes().size(),
-				violations.size());
+				history.deletions().size(), violations.size());
 		if (!violations.isEmpty()) {
 			logger.warn("SCHEDULE violations {}\n{}\n{}", violations, schedule, describe(history));
 		}
@@ -60,7 +60,15 @@ final class ScheduleReport {
 			.stream()
 			.map((fault) -> new Line(fault.start(), "fault " + fault.kind() + " c" + fault.client() + " until +"
 					+ ms(fault.end() - origin) + " ms" + (fault.applied() ? "" : " (not applied)")));
-		return Stream.of(ops, holds, faults)
+		Stream<Line> deletions = history.deletions()
+			.stream()
+			.map((deletion) -> new Line(deletion.start(), "deletion of " + deletion.lockKey() + " node "
+					+ deletion.node() + " token " + deletion.token() + " until +" + ms(deletion.end() - origin) + " ms"));
+		Stream<Line> revocations = history.revocations()
+			.stream()
+			.map((revocation) -> new Line(revocation.start(), "revoke of " + revocation.lockKey() + " until +"
+					+ ms(revocation.end() - origin) + " ms"));
+		return Stream.of(ops, holds, faults, deletions, revocations)
 			.flatMap(Function.identity())
 			.sorted(Comparator.comparingLong(Line::at))
 			.map((line) -> "  +" + ms(line.at() - origin) + " ms " + line.text())

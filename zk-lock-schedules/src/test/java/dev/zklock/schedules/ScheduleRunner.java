@@ -88,6 +88,7 @@ final class ScheduleRunner {
 				.forEach((fault) -> timers.schedule(() -> faults.inject(fault),
 						start - System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(fault.atMillis()),
 						TimeUnit.NANOSECONDS));
+			NodeDeleter.schedule(schedule, start, timers, admin, history, basePath);
 			ClientSteps steps = new ClientSteps(schedule, start, clients::get, history, store, timers, this.trusting);
 			Map<String, Future<?>> running = steps.start((client) -> true, workers);
 			awaitWorkers(schedule, running, steps.current, history, start);

@@ -1,0 +1,89 @@
+package dev.zklock.schedules;
+
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import dev.zklock.schedules.History.Fault;
+import dev.zklock.schedules.History.Grant;
+import dev.zklock.schedules.History.Hold;
+import dev.zklock.schedules.History.Outage;
+import dev.zklock.schedules.HistoryChecker.Violation;
+
+/**
+ * The checks of grants, for {@link HistoryChecker}: a fresh grant is held at once
+ * unless it is taken away, its connection is down or its process pauses just then;
+ * and exclusive waiters of one key asked well apart are granted in the order they
+ * asked, unless a fault, an outage or a deletion of a holder's node came between.
+ */
+final class GrantChecks {
+
+	// how far apart two waiters must ask for their order to be sure: each creates its node a moment after asking
+	private static final long FIFO_GAP_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+
+	// a grant may find its connection just gone: the isHeld() check follows the grant by microseconds
+	private static final long GRANT_SLACK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+	private GrantChecks() {
+	}
+
+	// FIFO: of two exclusive waiters of one key, asked well apart, the first is granted first, unless a fault, a
+	// connection outage or a deletion came between (a waiter whose session ends joins the queue again at its end; one
+	// whose connection is down cannot join it yet; one whose node a deletion took for its holder's just as it came
+	// first joins it again too)
+	static void checkOrder(History history, Deletions deletions, List<Violation> violations) {
+		List<Grant> grants = history.grants();
+		List<Fault> faults = history.faults();
+		List<Outage> outages = history.outages();
+		for (Grant first : grants) {
+			for (Grant second : grants) {
+				if (first.lockKey().equals(second.lockKey()) && second.invoked() - first.invoked() >= FIFO_GAP_NANOS
+						&& second.granted() < first.granted()
+						&& faults.stream()
+							.noneMatch((fault) -> fault.start() <= first.granted() && fault.end() >= first.invoked())
+						&& outages.stream()
+							.noneMatch((outage) -> outage.start() <= first.granted()
+									&& outage.end() >= first.invoked())
+						&& !deletions.between(first.lockKey(), first.invoked(), first.granted())) {
+					violations.add(new Violation("order",
+							"step " + second.id() + " was granted " + first.lockKey() + " before step " + first.id()
+									+ ", which asked " + HistoryChecker.millis(second.invoked() - first.invoked())
+									+ " ms earlier"));
+				}
+			}
+		}
+	}
+
+	static void checkHeld(History history, Deletions deletions, List<Violation> violations) {
+		for (Hold hold : history.holds()) {
+			if (!hold.heldAtGrant() && !takenAway(history, deletions, hold)
+					&& !HistoryChecker.outageDuring(history, hold.client(), hold.start() - GRANT_SLACK_NANOS,
+							hold.start() + GRANT_SLACK_NANOS)
+					&& !pausedAtGrant(history, hold)) {
+				violations.add(new Violation("granted but not held", HistoryChecker.describe(hold)));
+			}
+		}
+	}
+
+	// revoked, its node deleted (by the revoke API or a plain delete), or past its maxHold: a take-away may come the
+	// moment after the grant
+	private static boolean takenAway(History history, Deletions deletions, Hold hold) {
+		return hold.lost() && Set.of("REVOKED", "NODE_DELETED", "MAX_HOLD_EXCEEDED").contains(hold.reason())
+				|| history.revocations()
+					.stream()
+					.anyMatch((revocation) -> revocation.lockKey().equals(hold.lockKey())
+							&& revocation.end() >= hold.start() - GRANT_SLACK_NANOS
+							&& revocation.start() <= hold.start() + GRANT_SLACK_NANOS)
+				|| deletions.between(hold.lockKey(), hold.start() - GRANT_SLACK_NANOS,
+						hold.start() + GRANT_SLACK_NANOS);
+	}
+
+	// a pause that ends after the grant may have begun after it too; one that ended before it is no excuse
+	private static boolean pausedAtGrant(History history, Hold hold) {
+		return history.pauses()
+			.stream()
+			.anyMatch((pause) -> pause.client() == hold.client() && pause.end() >= hold.start()
+					&& pause.start() <= hold.start() + GRANT_SLACK_NANOS);
+	}
+
+}

@@ -1,0 +1,84 @@
+package dev.zklock.schedules;
+
+import java.util.List;
+
+import dev.zklock.schedules.History.Fault;
+import dev.zklock.schedules.History.Hold;
+import dev.zklock.schedules.History.Op;
+import dev.zklock.schedules.HistoryChecker.Violation;
+import dev.zklock.schedules.Schedule.FaultKind;
+
+/**
+ * The checker's rules for client processes stopped with {@code SIGSTOP} in the soak.
+ * A stopped process does nothing until it runs again, and what it does then is for
+ * the fenced store to refuse: its holds end, for the overlap, when the stop begins,
+ * and its waits get the stop added to their deadline. But one that runs again after
+ * a stop past its session must see its loss within the notice: its pause detector
+ * sees the stop.
+ */
+final class Stops {
+
+	private final List<Fault> stops;
+
+	private final long lossNotice;
+
+	Stops(History history, long lossNotice) {
+		this.stops = history.faults()
+			.stream()
+			.filter((fault) -> fault.applied() && (fault.kind() == FaultKind.STOP_WITHIN_SESSION
+					|| fault.kind() == FaultKind.STOP_PAST_SESSION))
+			.toList();
+		this.lossNotice = lossNotice;
+	}
+
+	/**
+	 * When a hold ends for the overlap, its process's stops considered.
+	 * @param hold the hold
+	 * @param end when it ends otherwise
+	 * @return the start of the first stop within it, or {@code end}
+	 */
+	long believedEnd(Hold hold, long end) {
+		long believed = end;
+		for (Fault stop : this.stops) {
+			if (stop.client() == hold.client() && stop.start() >= hold.start() && stop.start() < believed) {
+				believed = stop.start();
+			}
+		}
+		return believed;
+	}
+
+	/**
+	 * How long an operation's process was stopped while it ran.
+	 * @param op the operation
+	 * @return nanoseconds
+	 */
+	long stopped(Op op) {
+		long stopped = 0;
+		for (Fault stop : this.stops) {
+			if (stop.client() == op.client()) {
+				stopped += Math.max(0, Math.min(stop.end(), op.completed()) - Math.max(stop.start(), op.invoked()));
+			}
+		}
+		return stopped;
+	}
+
+	/**
+	 * Flag holds that went on past the notice after a stop past their session.
+	 * @param holds every hold
+	 * @param violations where to add
+	 */
+	void check(List<Hold> holds, List<Violation> violations) {
+		for (Fault stop : this.stops) {
+			for (Hold hold : holds) {
+				if (stop.kind() == FaultKind.STOP_PAST_SESSION && stop.client() == hold.client()
+						&& hold.start() < stop.start() && hold.end() > stop.end() + this.lossNotice) {
+					violations.add(new Violation("held after a stop",
+							"step " + hold.chain() + " (c" + hold.client() + " " + hold.lockKey() + " token "
+									+ hold.token() + ") still believed it held "
+									+ (hold.end() - stop.end()) / 1_000_000 + " ms after a stop past its session"));
+				}
+			}
+		}
+	}
+
+}
