@@ -16,7 +16,9 @@ import dev.zklock.annotation.LockMode;
  * a holder's node, and what was left once the schedule had quiesced. Thread-safe
  * while recording; read by {@link HistoryChecker}.
  */
-final class History {
+final class History implements Serializable {
+
+	private static final long serialVersionUID = 1L;
 
 	/** The timeout of an operation without a deadline: a release. */
 	static final long NO_DEADLINE = -1;
@@ -133,7 +135,7 @@ final class History {
 	}
 
 	// every record also goes here as it is made: a client process streams them to the test JVM
-	private final Consumer<Object> sink;
+	private final transient Consumer<Object> sink;
 
 	/** A history kept in this JVM only. */
 	History() {

@@ -257,9 +257,9 @@ class HistoryCheckerTests {
 	@Test
 	void aFreshGrantNotHeldIsExcusedByAPauseAfterItButNotBefore() {
 		this.history.hold(new Hold(1, 0, "m", "a", LockMode.MUTEX, 1, 10, ms(1_000), ms(1_100), false, null, false));
-		this.history.pause(new History.Pause(0, ms(500), ms(990)));
+		this.history.pause(new History.Pause(0, ms(500), ms(900)));
 		assertThat(kinds()).containsExactly("granted but not held");
-		this.history.pause(new History.Pause(0, ms(990), ms(1_200)));
+		this.history.pause(new History.Pause(0, ms(700), ms(990)));
 		assertThat(kinds()).isEmpty();
 	}
 

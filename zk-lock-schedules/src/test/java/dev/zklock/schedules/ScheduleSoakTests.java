@@ -1,5 +1,7 @@
 package dev.zklock.schedules;
 
+import java.io.Serializable;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -7,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.stream.Stream;
 
 import net.jqwik.api.Example;
 import net.jqwik.api.RandomGenerator;
@@ -24,7 +27,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * other for {@code zk-lock.schedules.soak-duration} (2h by default), each from a seed
  * of its own that the log prints, and that {@code zk-lock.schedules.seed} replays
  * (the generation, not the timing). With {@code zk-lock.schedules.soak-control=true}
- * its holders trust their grants, and the checker must flag them. At the end it prints the schedules, operations,
+ * its holders trust their grants, and the checker must flag them. Every schedule's
+ * history is saved under {@code target/schedule-soak/histories};
+ * {@code zk-lock.schedules.recheck=<that directory>} runs the checker over them again
+ * instead of running schedules. At the end it prints the schedules, operations,
  * faults by kind and violations; every violation fails the test with its seed,
  * schedule and history.
  * <p>
@@ -42,51 +48,95 @@ class ScheduleSoakTests {
 	// a jqwik example, not a property: the generator runs on jqwik's thread, the seeds are the soak's own
 	@Example
 	void generatedSchedulesKeepEveryPromise() throws Exception {
+		String recheck = System.getProperty("zk-lock.schedules.recheck");
 		Duration duration = Duration
 			.parse("PT" + System.getProperty("zk-lock.schedules.soak-duration", "2h").toUpperCase());
 		Long replay = Long.getLong("zk-lock.schedules.seed");
 		// the control: holders that trust their grants, which the checker must flag
 		boolean control = Boolean.getBoolean("zk-lock.schedules.soak-control");
-		RandomGenerator<Schedule> generator = ScheduleArbitraries.schedules(List.of(FaultKind.values())).generator(1_000);
-		Random seeds = new Random();
-		Map<String, Integer> faults = new TreeMap<>();
-		List<String> kinds = new ArrayList<>();
-		Map<String, Integer> outcomes = new TreeMap<>();
-		int schedules = 0;
-		int operations = 0;
-		StringBuilder failures = new StringBuilder();
-		long end = System.nanoTime() + duration.toNanos();
-		try (ProcessScheduleRunner runner = ProcessScheduleRunner.start(Path.of("target", "schedule-soak"), control)) {
-			do {
-				long seed = (replay != null) ? replay : seeds.nextLong();
-				Schedule schedule = generator.next(new Random(seed)).value();
-				History history = runner.run(schedule);
-				List<Violation> violations = RandomScheduleTests.checker.check(history);
-				kinds.addAll(violations.stream().map(Violation::kind).toList());
-				history.ops().forEach((op) -> outcomes.merge(op.outcome().name(), 1, Integer::sum));
-				schedules++;
-				operations += schedule.steps().size();
-				schedule.faults().forEach((fault) -> faults.merge(fault.kind().name(), 1, Integer::sum));
-				logger.info("SOAK seed={} steps={} faults={} violations={}", seed, schedule.steps().size(),
-						schedule.faults().size(), violations.size());
-				if (!violations.isEmpty()) {
-					// at once, not only at the end of a run of hours
-					logger.warn("SOAK violation, seed {}:\n{}\n{}\nviolations: {}", seed, schedule,
-							ScheduleReport.describe(history), violations);
-					failures.append("\nseed ").append(seed).append('\n').append(schedule).append('\n')
-						.append(ScheduleReport.describe(history)).append("\nviolations: ").append(violations);
+		Tally tally = new Tally();
+		if (recheck != null) {
+			// the checker again over the histories of an earlier soak, as saved
+			try (Stream<Path> saved = Files.list(Path.of(recheck))) {
+				for (Path file : saved.sorted().toList()) {
+					SoakRun run = Serialized.decode(Files.readString(file));
+					tally.add(run);
 				}
 			}
-			while (replay == null && System.nanoTime() < end);
-		}
-		logger.info("SOAK done: duration={} schedules={} operations={} outcomes={} faults={} violations={}", duration,
-				schedules, operations, outcomes, faults, kinds);
-		if (control) {
-			assertThat(kinds).as("violations of the trusting control").isNotEmpty();
 		}
 		else {
-			assertThat(failures.toString()).isEmpty();
+			RandomGenerator<Schedule> generator = ScheduleArbitraries.schedules(List.of(FaultKind.values()))
+				.generator(1_000);
+			Random seeds = new Random();
+			Path histories = Files.createDirectories(Path.of("target", "schedule-soak", "histories"));
+			long end = System.nanoTime() + duration.toNanos();
+			try (ProcessScheduleRunner runner = ProcessScheduleRunner.start(Path.of("target", "schedule-soak"),
+					control)) {
+				do {
+					long seed = (replay != null) ? replay : seeds.nextLong();
+					Schedule schedule = generator.next(new Random(seed)).value();
+					SoakRun run = new SoakRun(seed, schedule, runner.run(schedule));
+					Files.writeString(histories.resolve(String.format("%05d.ser", tally.schedules)),
+							Serialized.encode(run));
+					tally.add(run);
+				}
+				while (replay == null && System.nanoTime() < end);
+			}
 		}
+		logger.info("SOAK done: duration={} schedules={} operations={} outcomes={} faults={} violations={}",
+				(recheck != null) ? "recheck of " + recheck : duration, tally.schedules, tally.operations,
+				tally.outcomes, tally.faults, tally.kinds);
+		if (control) {
+			assertThat(tally.kinds).as("violations of the trusting control").isNotEmpty();
+		}
+		else {
+			assertThat(tally.failures.toString()).isEmpty();
+		}
+	}
+
+	/**
+	 * One schedule of the soak and what its clients saw, saved so that a later checker
+	 * can read it again.
+	 * @param seed the schedule's seed
+	 * @param schedule the schedule
+	 * @param history its history
+	 */
+	record SoakRun(long seed, Schedule schedule, History history) implements Serializable {
+	}
+
+	/** The soak's figures. */
+	private static final class Tally {
+
+		final Map<String, Integer> faults = new TreeMap<>();
+
+		final List<String> kinds = new ArrayList<>();
+
+		final Map<String, Integer> outcomes = new TreeMap<>();
+
+		final StringBuilder failures = new StringBuilder();
+
+		int schedules;
+
+		int operations;
+
+		void add(SoakRun run) {
+			List<Violation> violations = RandomScheduleTests.checker.check(run.history());
+			this.kinds.addAll(violations.stream().map(Violation::kind).toList());
+			run.history().ops().forEach((op) -> this.outcomes.merge(op.outcome().name(), 1, Integer::sum));
+			this.schedules++;
+			this.operations += run.schedule().steps().size();
+			run.schedule().faults().forEach((fault) -> this.faults.merge(fault.kind().name(), 1, Integer::sum));
+			logger.info("SOAK seed={} steps={} faults={} violations={}", run.seed(), run.schedule().steps().size(),
+					run.schedule().faults().size(), violations.size());
+			if (!violations.isEmpty()) {
+				String report = "seed " + run.seed() + "\n" + run.schedule() + "\n"
+						+ ScheduleReport.describe(run.history()) + "\nviolations: " + violations;
+				// at once, not only at the end of a run of hours
+				logger.warn("SOAK violation, {}", report);
+				this.failures.append('\n').append(report);
+			}
+		}
+
 	}
 
 }
