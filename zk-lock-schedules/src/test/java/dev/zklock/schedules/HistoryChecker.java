@@ -204,9 +204,26 @@ final class HistoryChecker {
 	private static void checkFailure(History history, Op op, List<Violation> violations) {
 		if (op.outcome() == Outcome.FAILED && !(isConnectionFailure(op.failure())
 				&& outageDuring(history, op.client(), op.invoked(), op.completed() + OUTAGE_NOTICE_NANOS))
-				&& !(NOT_ACQUIRED.equals(op.failure()) && faultDuring(history, op))) {
+				&& !(NOT_ACQUIRED.equals(op.failure()) && faultDuring(history, op)) && !outerTakenAway(history, op)) {
 			violations.add(new Violation("failed without a fault", describe(op) + ": " + op.failure()));
 		}
+	}
+
+	// A nested try fails rightly once its outer lock was revoked or its node deleted, even before the holder hears
+	private static boolean outerTakenAway(History history, Op op) {
+		if (!op.description().contains(" inside ")) {
+			return false;
+		}
+		List<Hold> outer = history.holds().stream().filter((hold) -> hold.chain() == op.id()).toList();
+		return outer.stream()
+			.anyMatch((hold) -> history.revocations()
+				.stream()
+				.anyMatch((revocation) -> revocation.lockKey().equals(hold.lockKey())
+						&& revocation.end() >= hold.start() && revocation.start() <= op.completed())
+					|| history.deletions()
+						.stream()
+						.anyMatch((deletion) -> deletion.lockKey().equals(hold.lockKey())
+								&& deletion.token() == hold.token() && deletion.start() <= op.completed()));
 	}
 
 	// A hold that its holder saw lost, or whose connection went down while it held (or within the notice after it

@@ -227,6 +227,16 @@ class HistoryCheckerTests {
 	}
 
 	@Test
+	void aNestedTryMayFailOnceItsOuterLockWasRevoked() {
+		this.history.hold(new Hold(1, 0, "m", "a", LockMode.MUTEX, 1, 10, ms(0), ms(300), false, null, true));
+		this.history.op(new Op(1, 0, "REENTER inside MUTEX m[a]", 0, ms(100), ms(110), Outcome.FAILED, -1,
+				"dev.zklock.LockException: lost"));
+		assertThat(kinds()).containsExactly("failed without a fault");
+		this.history.revocation(new History.Revocation("m/a", ms(50), ms(60)));
+		assertThat(kinds()).isEmpty();
+	}
+
+	@Test
 	void aStoppedProcessHoldsNothingFromTheStopButMustNoticeAStopPastItsSession() {
 		this.history.hold(new Hold(1, 0, "m", "a", LockMode.MUTEX, 1, 10, ms(0), ms(4_200), true, "isHeld() false",
 				true));
