@@ -42,7 +42,8 @@ import dev.zklock.schedules.History.Write;
  * pauses just then (a pause before it is no excuse: the engine confirms its session
  * before it grants).</li>
  * <li>Of two exclusive waiters of one key that asked at least 250 ms apart, the first
- * is granted first, unless a fault or a connection outage came between.</li>
+ * is granted first, unless a fault or a connection outage came between that was not
+ * over 250 ms before the second asked.</li>
  * <li>After the schedule quiesced, no lock node and no registry entry is left.</li>
  * </ul>
  */
@@ -203,7 +204,8 @@ final class HistoryChecker {
 
 	// FIFO: of two exclusive waiters of one key, asked well apart, the first is granted first, unless a fault or a
 	// connection outage came between (a waiter whose session ends joins the queue again at its end; one whose
-	// connection is down cannot join it yet)
+	// connection is down cannot join it yet) and was not over well before the second asked: by then the first has
+	// joined again, ahead of the second
 	private static void checkOrder(History history, List<Violation> violations) {
 		List<Grant> grants = history.grants();
 		List<Fault> faults = history.faults();
@@ -213,10 +215,11 @@ final class HistoryChecker {
 				if (first.lockKey().equals(second.lockKey()) && second.invoked() - first.invoked() >= FIFO_GAP_NANOS
 						&& second.granted() < first.granted()
 						&& faults.stream()
-							.noneMatch((fault) -> fault.start() <= first.granted() && fault.end() >= first.invoked())
+							.noneMatch((fault) -> fault.start() <= first.granted() && fault.end() >= first.invoked()
+									&& fault.end() + FIFO_GAP_NANOS > second.invoked())
 						&& outages.stream()
-							.noneMatch((outage) -> outage.start() <= first.granted()
-									&& outage.end() >= first.invoked())) {
+							.noneMatch((outage) -> outage.start() <= first.granted() && outage.end() >= first.invoked()
+									&& outage.end() + FIFO_GAP_NANOS > second.invoked())) {
 					violations.add(new Violation("order", "step " + second.id() + " was granted " + first.lockKey()
 							+ " before step " + first.id() + ", which asked " + millis(second.invoked() - first.invoked())
 							+ " ms earlier"));
