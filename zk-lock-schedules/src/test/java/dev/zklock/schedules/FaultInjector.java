@@ -55,7 +55,7 @@ final class FaultInjector {
 		try {
 			switch (fault.kind()) {
 				case EXPIRE -> ZooKeeperSessions.expire(client.curator);
-				case EXPIRE_ON_CLIENT -> ZooKeeperSessions.expireOnClient(client.curator, client.proxy);
+				case EXPIRE_ON_CLIENT -> expireOnClient(client);
 				case DROP -> client.proxy.reset();
 				case BLACKHOLE_SHORT -> blackhole(fault, client, SHORT_BLACKHOLE, false, start);
 				case BLACKHOLE_PAST_SESSION -> blackhole(fault, client, LONG_BLACKHOLE, false, start);
@@ -73,6 +73,24 @@ final class FaultInjector {
 			// e.g. an expiry while the proxy swallows traffic: the fault did not happen
 			logger.info("Fault {} not injected: {}", fault, ex.toString());
 			this.history.fault(new History.Fault(fault.kind(), clientOf(fault), start, System.nanoTime(), false));
+		}
+	}
+
+	// The client gives up its session, as Curator does after a suspension as long as the session, while the server keeps
+	// it and its nodes: the old connection is cut at once, with anything it sent held back (a close of the session that
+	// races with the expiry), so that the server sees a dropped connection only. Traffic passes again right away: the
+	// new session connects at once, as to a reachable server, and finds its old nodes still listed. (Cut once the new
+	// handle exists, as ZooKeeperSessions.expireOnClient(client, proxy) does, the new connection goes too, and it
+	// reconnects only after ZooKeeper's random delay of up to a second: most waits then end with a connection loss
+	// before they ever see their old node.)
+	private static void expireOnClient(ScheduleClient client) throws Exception {
+		client.proxy.blackhole();
+		try {
+			ZooKeeperSessions.expireOnClient(client.curator);
+			client.proxy.reset();
+		}
+		finally {
+			client.proxy.pass();
 		}
 	}
 

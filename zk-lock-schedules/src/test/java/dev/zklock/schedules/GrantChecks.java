@@ -40,10 +40,11 @@ final class GrantChecks {
 				if (first.lockKey().equals(second.lockKey()) && second.invoked() - first.invoked() >= FIFO_GAP_NANOS
 						&& second.granted() < first.granted()
 						&& faults.stream()
-							.noneMatch((fault) -> fault.start() <= first.granted() && fault.end() >= first.invoked())
+							.noneMatch((fault) -> fault.start() <= first.granted() && fault.end() >= first.invoked()
+									&& fault.end() + FIFO_GAP_NANOS > second.invoked())
 						&& outages.stream()
-							.noneMatch((outage) -> outage.start() <= first.granted()
-									&& outage.end() >= first.invoked())
+							.noneMatch((outage) -> outage.start() <= first.granted() && outage.end() >= first.invoked()
+									&& outage.end() + FIFO_GAP_NANOS > second.invoked())
 						&& !deletions.between(first.lockKey(), first.invoked(), first.granted())) {
 					violations.add(new Violation("order",
 							"step " + second.id() + " was granted " + first.lockKey() + " before step " + first.id()

@@ -47,7 +47,7 @@ import dev.zklock.schedules.History.Write;
  * before it grants).</li>
  * <li>Of two exclusive waiters of one key that asked at least 250 ms apart, the first
  * is granted first, unless a fault, a connection outage or a deletion came between
- * ({@link GrantChecks}).</li>
+ * that was not over 250 ms before the second asked ({@link GrantChecks}).</li>
  * <li>After the schedule quiesced, no lock node and no registry entry is left.</li>
  * </ul>
  */

@@ -285,6 +285,19 @@ class HistoryCheckerTests {
 		assertThat(kinds()).isEmpty();
 	}
 
+	// a waiter whose session ended joins the queue again as soon as its client has a new session: one that asks well
+	// after that comes behind it
+	@Test
+	void aFaultOverBeforeTheSecondWaiterAskedExcusesNoReordering() {
+		this.history.grant(new History.Grant(1, "m/a", ms(0), ms(1_500)));
+		this.history.fault(new History.Fault(Schedule.FaultKind.EXPIRE_ON_CLIENT, 0, ms(200), ms(210), true));
+		this.history.outage(new History.Outage(0, ms(205), ms(260)));
+		this.history.grant(new History.Grant(2, "m/a", ms(400), ms(1_200)));
+		assertThat(kinds()).isEmpty();
+		this.history.grant(new History.Grant(3, "m/a", ms(600), ms(1_100)));
+		assertThat(kinds()).containsExactly("order");
+	}
+
 	@Test
 	void whatIsLeftAfterQuiescenceIsFlagged() {
 		this.history.leftover("node /schedules/run-1/m/a/lock-0000000001");

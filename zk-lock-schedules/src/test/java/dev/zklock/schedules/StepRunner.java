@@ -9,6 +9,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 import dev.zklock.LockException;
 import dev.zklock.LockHandle;
@@ -102,15 +103,23 @@ final class StepRunner {
 	private void holdBlocking(int id, Acquire step, LockHandle outer) {
 		HeldLock held = new HeldLock(id, this.client, outer, step.keys(), step.family().permits, this.trusting);
 		held.write(this.store);
-		long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(step.holdMillis());
-		boolean believes = held.holdUntil(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(step.holdMillis() / 2));
-		LockHandle inner = (step.nesting() != Nesting.NONE) ? nested(id, step, believes ? held : null) : null;
+		long half = TimeUnit.MILLISECONDS.toNanos(step.holdMillis() / 2);
+		long end = System.nanoTime() + 2 * half;
+		long middle = System.nanoTime() + half;
+		boolean believes = held.holdUntil(middle);
+		if (!believes && step.nesting() != Nesting.NONE) {
+			// a careless caller goes on with its work as planned, lost lock or not: the nested lock comes halfway
+			paceUntil(middle);
+		}
+		LockHandle inner = (step.nesting() != Nesting.NONE) ? nested(id, step, held, believes) : null;
 		if (inner == null) {
 			held.holdUntil(end);
 			held.write(this.store);
 			held.record(this.history);
 			return;
 		}
+		// a nested lock taken after the outer one was lost may come late: it is held for half the hold at least
+		long nestedEnd = believes ? end : Math.max(end, System.nanoTime() + half);
 		try {
 			HeldLock nested = new HeldLock(id, this.client, inner, step.keys(), step.family().permits,
 					this.trusting);
@@ -118,11 +127,11 @@ final class StepRunner {
 				held.write(this.store);
 				held.record(this.history);
 				release(id, step, outer);
-				nested.holdUntil(end);
+				nested.holdUntil(nestedEnd);
 				nested.record(this.history);
 				return;
 			}
-			nested.holdUntil(end);
+			nested.holdUntil(nestedEnd);
 			nested.record(this.history);
 		}
 		finally {
@@ -132,15 +141,24 @@ final class StepRunner {
 		held.record(this.history);
 	}
 
+	// The schedule's pacing, as ScheduleRunner paces a step to its offset: a moment of the plan, not a wait for an event
+	private static void paceUntil(long moment) {
+		for (long left = moment - System.nanoTime(); left > 0; left = moment - System.nanoTime()) {
+			LockSupport.parkNanos(left);
+		}
+	}
+
 	// Taken whether or not the holder still believes it holds, as a careless caller would: once the outer lock
 	// is lost, the engine must refuse the nested one or queue it as a lock of its own, never grant it beside
-	// another holder. While the outer lock is held, before and after, a nested single try must succeed.
-	private LockHandle nested(int id, Acquire step, HeldLock outer) {
+	// another holder. While the outer lock is held, before and after, a nested single try must succeed. Once it is lost, the careless
+	// caller asks as for any lock, with the step's timeout: it has just seen the loss, most often with its connection
+	// down, and a single try would fail at once, before its client has a new session to place the nested lock with.
+	private LockHandle nested(int id, Acquire step, HeldLock outer, boolean outerHeld) {
 		LockMode mode = (step.nesting() == Nesting.REENTER) ? step.mode() : LockMode.READ;
 		long asked = System.nanoTime();
 		String failure;
 		try {
-			LockHandle inner = this.client.manager.acquire(request(step, mode, 0));
+			LockHandle inner = this.client.manager.acquire(request(step, mode, outerHeld ? 0 : step.timeoutMillis()));
 			if (inner.isAcquired()) {
 				return inner;
 			}
@@ -150,7 +168,7 @@ final class StepRunner {
 			failure = ex.toString();
 		}
 		// the outer lock may have gone in doubt meanwhile (a pause): then the engine rightly refuses
-		if (outer != null && outer.believes()) {
+		if (outerHeld && outer.believes()) {
 			this.history.op(new History.Op(id, this.client.index, step.nesting() + " inside " + step, 0, asked,
 					System.nanoTime(), Outcome.FAILED, -1, failure));
 		}
