@@ -2,6 +2,8 @@ package dev.zklock.schedules;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -33,6 +35,9 @@ final class FaultInjector {
 	private final History history;
 
 	private final ScheduledExecutorService timers;
+
+	// the faults under way, with their start
+	private final Map<FaultStep, Long> lasting = new ConcurrentHashMap<>();
 
 	/**
 	 * An injector.
@@ -97,22 +102,34 @@ final class FaultInjector {
 	// A pause is simulated by its effects: no traffic while it lasts, then a pause detector that sees the gap
 	private void blackhole(FaultStep fault, ScheduleClient client, Duration length, boolean pause, long start) {
 		client.proxy.blackhole();
+		this.lasting.put(fault, start);
 		this.timers.schedule(() -> {
 			if (pause) {
 				client.resumeAfterPause(length);
 			}
 			client.proxy.pass();
-			this.history.fault(new History.Fault(fault.kind(), fault.client(), start, System.nanoTime(), true));
+			ended(fault);
 		}, length.toMillis(), TimeUnit.MILLISECONDS);
+	}
+
+	// recorded once, when it ends: on its timer, or when everything is healed before that
+	private void ended(FaultStep fault) {
+		Long start = this.lasting.remove(fault);
+		if (start != null) {
+			this.history.fault(new History.Fault(fault.kind(), fault.client(), start, System.nanoTime(), true));
+		}
 	}
 
 	// On the client's next create of a node of key b, if it makes one; recorded from when it fires. Key b comes second
 	// in a lock of both keys: the connection then dies with key a taken, in the middle of the acquisition
 	private void silentAfterCreate(FaultStep fault, ScheduleClient client) {
-		client.proxy.blackholeAfterNextCreate("/b/").thenAccept((fired) -> this.timers.schedule(() -> {
-			client.proxy.pass();
-			this.history.fault(new History.Fault(fault.kind(), fault.client(), fired, System.nanoTime(), true));
-		}, LONG_BLACKHOLE.toMillis(), TimeUnit.MILLISECONDS));
+		client.proxy.blackholeAfterNextCreate("/b/").thenAccept((fired) -> {
+			this.lasting.put(fault, fired);
+			this.timers.schedule(() -> {
+				client.proxy.pass();
+				ended(fault);
+			}, LONG_BLACKHOLE.toMillis(), TimeUnit.MILLISECONDS);
+		});
 	}
 
 	private static boolean lasts(FaultKind kind) {
@@ -124,6 +141,7 @@ final class FaultInjector {
 	/** Heal every proxy. */
 	void healAll() {
 		this.clients.forEach((client) -> client.proxy.pass());
+		List.copyOf(this.lasting.keySet()).forEach(this::ended);
 	}
 
 	private ScheduleClient clientOf(int index) {

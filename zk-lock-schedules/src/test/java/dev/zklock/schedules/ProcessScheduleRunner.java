@@ -12,6 +12,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 import org.apache.curator.framework.CuratorFramework;
 
@@ -120,6 +121,15 @@ final class ProcessScheduleRunner implements AutoCloseable {
 			timers.shutdown();
 			if (!timers.awaitTermination(SoakFaults.PARTITION.toMillis() + 60_000, TimeUnit.MILLISECONDS)) {
 				history.leftover("a fault still under way after the schedule");
+			}
+			// the faults that last run in the client processes, on their own timers: let them end as planned
+			long faultsOver = start + TimeUnit.MILLISECONDS.toNanos(schedule.faults()
+				.stream()
+				.mapToLong(Schedule.FaultStep::atMillis)
+				.max()
+				.orElse(0) + FaultInjector.LONG_BLACKHOLE.toMillis());
+			for (long left = faultsOver - System.nanoTime(); left > 0; left = faultsOver - System.nanoTime()) {
+				LockSupport.parkNanos(left);
 			}
 			this.firewall.heal();
 			clients.forEach(ClientProcess::heal);

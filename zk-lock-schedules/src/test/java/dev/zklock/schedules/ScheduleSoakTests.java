@@ -83,9 +83,11 @@ class ScheduleSoakTests {
 				while (replay == null && System.nanoTime() < end);
 			}
 		}
-		logger.info("SOAK done: duration={} schedules={} operations={} outcomes={} faults={} violations={}",
+		logger.info(
+				"SOAK done: duration={} schedules={} operations={} outcomes={} holders' nodes deleted={} faults={} "
+						+ "applied={} violations={}",
 				(recheck != null) ? "recheck of " + recheck : duration, tally.schedules, tally.operations,
-				tally.outcomes, tally.faults, tally.kinds);
+				tally.outcomes, tally.deletions, tally.faults, tally.applied, tally.kinds);
 		if (control) {
 			assertThat(tally.kinds).as("violations of the trusting control").isNotEmpty();
 		}
@@ -109,6 +111,9 @@ class ScheduleSoakTests {
 
 		final Map<String, Integer> faults = new TreeMap<>();
 
+		// as injected: a fault may find nothing to hit, such as a client killed before it
+		final Map<String, Integer> applied = new TreeMap<>();
+
 		final List<String> kinds = new ArrayList<>();
 
 		final Map<String, Integer> outcomes = new TreeMap<>();
@@ -119,13 +124,21 @@ class ScheduleSoakTests {
 
 		int operations;
 
+		int deletions;
+
 		void add(SoakRun run) {
 			List<Violation> violations = RandomScheduleTests.checker.check(run.history());
 			this.kinds.addAll(violations.stream().map(Violation::kind).toList());
 			run.history().ops().forEach((op) -> this.outcomes.merge(op.outcome().name(), 1, Integer::sum));
 			this.schedules++;
 			this.operations += run.schedule().steps().size();
+			this.deletions += run.history().deletions().size();
 			run.schedule().faults().forEach((fault) -> this.faults.merge(fault.kind().name(), 1, Integer::sum));
+			run.history()
+				.faults()
+				.stream()
+				.filter(History.Fault::applied)
+				.forEach((fault) -> this.applied.merge(fault.kind().name(), 1, Integer::sum));
 			logger.info("SOAK seed={} steps={} faults={} violations={}", run.seed(), run.schedule().steps().size(),
 					run.schedule().faults().size(), violations.size());
 			if (!violations.isEmpty()) {
