@@ -218,12 +218,21 @@ class HistoryCheckerTests {
 
 	@Test
 	void aNestedSingleTryMayEndWithoutTheLockOnlyWhileAFaultKeepsTheServersAnswersFromIt() {
-		this.history.op(op(1, 0, 160, Outcome.FAILED, -1, "not acquired"));
-		this.history.fault(new Fault(FaultKind.BLACKHOLE_SHORT, 0, ms(300), ms(900), true));
+		this.history.op(op(1, 0, 60, Outcome.FAILED, -1, "not acquired"));
+		this.history.fault(new Fault(FaultKind.BLACKHOLE_SHORT, 0, ms(400), ms(900), true));
 		this.history.fault(new Fault(FaultKind.BLACKHOLE_SHORT, 1, ms(0), ms(600), true));
 		assertThat(kinds()).containsExactly("failed without a fault");
-		this.history.fault(new Fault(FaultKind.STOP_WITHIN_SESSION, 0, ms(100), ms(1_100), true));
+		this.history.fault(new Fault(FaultKind.STOP_WITHIN_SESSION, 0, ms(30), ms(1_030), true));
 		assertThat(kinds()).isEmpty();
+	}
+
+	@Test
+	void aNestedSingleTryUnansweredWithinItsGraceIsExcusedButNotOneRefusedOrQueued() {
+		this.history.op(op(1, 0, 190, Outcome.FAILED, -1, "not acquired"));
+		assertThat(kinds()).isEmpty();
+		this.history.op(op(2, 0, 20, Outcome.FAILED, -1, "not acquired"));
+		this.history.op(op(3, 0, 1_100, Outcome.FAILED, -1, "not acquired"));
+		assertThat(kinds()).containsExactly("failed without a fault", "failed without a fault");
 	}
 
 	@Test
