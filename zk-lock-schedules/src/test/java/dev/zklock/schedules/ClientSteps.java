@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
@@ -44,7 +45,7 @@ final class ClientSteps {
 	private final boolean trusting;
 
 	/** The step each worker is at, for the report of a hung one. */
-	final Map<String, Integer> current = new java.util.concurrent.ConcurrentHashMap<>();
+	final Map<String, Integer> current = new ConcurrentHashMap<>();
 
 	ClientSteps(Schedule schedule, long start, IntFunction<ScheduleClient> clients, History history,
 			FencedStore store, ScheduledExecutorService timers, boolean trusting) {

@@ -103,7 +103,7 @@ final class HistoryChecker {
 		excuses.deletions().check(history.holds(), violations);
 		excuses.stops().check(history.holds(), violations);
 		checkWrites(history, violations);
-		checkOps(history, violations);
+		checkOps(history, excuses.stops(), violations);
 		GrantChecks.checkHeld(history, excuses.deletions(), violations);
 		GrantChecks.checkOrder(history, excuses.deletions(), violations);
 		history.leftovers().forEach((left) -> violations.add(new Violation("left after quiescence", left)));
@@ -182,8 +182,7 @@ final class HistoryChecker {
 		}
 	}
 
-	private void checkOps(History history, List<Violation> violations) {
-		Stops stops = new Stops(history, this.lossNotice);
+	private void checkOps(History history, Stops stops, List<Violation> violations) {
 		for (Op op : history.ops()) {
 			if (op.outcome() == Outcome.HUNG) {
 				violations.add(new Violation("hung", describe(op) + " never ended"));

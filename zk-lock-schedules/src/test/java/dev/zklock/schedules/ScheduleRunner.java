@@ -110,7 +110,7 @@ final class ScheduleRunner {
 		return history;
 	}
 
-	static void awaitWorkers(Schedule schedule, Map<String, Future<?>> running, Map<String, Integer> current,
+	private static void awaitWorkers(Schedule schedule, Map<String, Future<?>> running, Map<String, Integer> current,
 			History history, long start) throws InterruptedException {
 		long deadline = start + TimeUnit.MILLISECONDS.toNanos(Schedule.SPAN_MILLIS) + StepRunner.HANG.toNanos();
 		for (Map.Entry<String, Future<?>> worker : running.entrySet()) {

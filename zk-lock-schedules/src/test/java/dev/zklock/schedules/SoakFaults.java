@@ -73,8 +73,8 @@ final class SoakFaults {
 				case KILL -> client.kill();
 				case STOP_WITHIN_SESSION -> stop(fault, client, SHORT_STOP, start);
 				case STOP_PAST_SESSION -> stop(fault, client, FaultInjector.LONG_BLACKHOLE, start);
-				case SERVER_RESTART -> restart(followers().get(ThreadLocalRandom.current().nextInt(2)));
-				case LEADER_RESTART -> restart(this.ensemble.leader());
+				case SERVER_RESTART -> followers().get(ThreadLocalRandom.current().nextInt(2)).restart();
+				case LEADER_RESTART -> this.ensemble.leader().restart();
 				case LEADER_ISOLATED -> {
 					Member leader = this.ensemble.leader();
 					List<Member> followers = followers();
@@ -117,10 +117,6 @@ final class SoakFaults {
 	private List<Member> followers() {
 		Member leader = this.ensemble.leader();
 		return this.ensemble.members().stream().filter((member) -> member != leader).toList();
-	}
-
-	private static void restart(Member member) {
-		member.restart();
 	}
 
 	private void stop(FaultStep fault, ClientProcess client, Duration length, long start) {
