@@ -26,9 +26,14 @@ import dev.zklock.annotation.LockMode;
  * @param minHold the shortest hold: a release that comes sooner returns at once,
  * but the lock stays held until this much time has passed since the grant, on this
  * process's monotonic clock; {@code null} for none
+ * @param localHandoff whether this process keeps one node per key and passes the
+ * lock from one local holder to the next without ZooKeeper, within a bounded
+ * tenure (see {@code docs/hot-keys.md}); holders of one tenure share its fencing
+ * token. Only for one key in MUTEX, READ or WRITE mode: SEMAPHORE and several keys
+ * take nodes of their own
  */
 public record LockRequest(String name, List<String> keys, LockMode mode, int permits, @Nullable Duration timeout,
-		@Nullable Duration maxHold, @Nullable Duration minHold) {
+		@Nullable Duration maxHold, @Nullable Duration minHold, boolean localHandoff) {
 
 	/**
 	 * Validate and copy the components.
@@ -63,6 +68,21 @@ public record LockRequest(String name, List<String> keys, LockMode mode, int per
 					+ maxHold + ": the lock would be taken away before it may be released; lower minHold or raise "
 					+ "maxHold");
 		}
+	}
+
+	/**
+	 * Create a request without local hand-off.
+	 * @param name the static lock name
+	 * @param keys the keys to lock together
+	 * @param mode how the lock is shared
+	 * @param permits the number of holders allowed in SEMAPHORE mode
+	 * @param timeout the longest wait, or {@code null} for the configured default
+	 * @param maxHold the longest hold, or {@code null} for the configured default
+	 * @param minHold the shortest hold, or {@code null} for none
+	 */
+	public LockRequest(String name, List<String> keys, LockMode mode, int permits, @Nullable Duration timeout,
+			@Nullable Duration maxHold, @Nullable Duration minHold) {
+		this(name, keys, mode, permits, timeout, maxHold, minHold, false);
 	}
 
 	/**
@@ -107,7 +127,17 @@ public record LockRequest(String name, List<String> keys, LockMode mode, int per
 	 * @return a new request
 	 */
 	public LockRequest withTimeout(Duration timeout) {
-		return new LockRequest(this.name, this.keys, this.mode, this.permits, timeout, this.maxHold, this.minHold);
+		return new LockRequest(this.name, this.keys, this.mode, this.permits, timeout, this.maxHold, this.minHold,
+				this.localHandoff);
+	}
+
+	/**
+	 * Whether this request passes through the process's local queue: local hand-off
+	 * asked for, one key (or none), and a mode that has a single node per holder.
+	 * @return whether local hand-off applies
+	 */
+	public boolean usesLocalHandoff() {
+		return this.localHandoff && this.keys.size() < 2 && this.mode != LockMode.SEMAPHORE;
 	}
 
 	/**
@@ -128,6 +158,8 @@ public record LockRequest(String name, List<String> keys, LockMode mode, int per
 		private @Nullable Duration maxHold;
 
 		private @Nullable Duration minHold;
+
+		private boolean localHandoff;
 
 		private Builder(String name) {
 			this.name = name;
@@ -214,12 +246,28 @@ public record LockRequest(String name, List<String> keys, LockMode mode, int per
 		}
 
 		/**
+		 * Keep one node per key for this process and pass the lock between its own
+		 * holders without ZooKeeper while the tenure lasts: at most
+		 * {@code zk-lock.local-handoff.max-passes} passes, or
+		 * {@code zk-lock.local-handoff.max-time}, once another process waits. Holders of
+		 * one tenure share its fencing token; every new tenure's token is larger.
+		 * SEMAPHORE and several keys ignore it and take nodes of their own.
+		 * @param localHandoff whether to hand the lock off locally; {@code false} by
+		 * default (strict FIFO across processes, a new token for every holder)
+		 * @return this builder
+		 */
+		public Builder localHandoff(boolean localHandoff) {
+			this.localHandoff = localHandoff;
+			return this;
+		}
+
+		/**
 		 * Build the request.
 		 * @return the request
 		 */
 		public LockRequest build() {
 			return new LockRequest(this.name, this.keys, this.mode, this.permits, this.timeout, this.maxHold,
-					this.minHold);
+					this.minHold, this.localHandoff);
 		}
 
 	}

@@ -31,6 +31,8 @@ final class Acquisition extends AcquisitionWait {
 
 	private final byte @Nullable [] data;
 
+	private final boolean localHandoff;
+
 	// rounds of confirming a grant after a pause; bounded, should the detector's ticker stay silent
 	private int grantConfirmations;
 
@@ -49,9 +51,10 @@ final class Acquisition extends AcquisitionWait {
 	}
 
 	Acquisition(LockEngine engine, String name, LockMode mode, int permits, List<Target> targets, @Nullable Thread owner,
-			long timeoutNanos) {
+			long timeoutNanos, boolean localHandoff) {
 		super(engine, name, mode, targets, owner, timeoutNanos);
 		this.permits = permits;
+		this.localHandoff = localHandoff && targets.size() == 1 && mode != LockMode.SEMAPHORE;
 		this.data = engine.ownerData().forCurrentThread();
 	}
 
@@ -109,7 +112,9 @@ final class Acquisition extends AcquisitionWait {
 				entry = this.engine.registry()
 					.waiting(this.name, target.key(), target.path(), this.mode, this.owner,
 							this.engine.lossHandler().lossEpoch(), this.engine.pauseGuard().epoch());
-				attempt = this.engine.newAttempt(target, this.mode, this.permits, this.data, this.timeoutNanos == 0);
+				attempt = (this.localHandoff && target.writerNode() == null)
+						? this.engine.cohorts().attempt(target, this.mode, entry, this.timeoutNanos == 0)
+						: this.engine.newAttempt(target, this.mode, this.permits, this.data, this.timeoutNanos == 0);
 				this.current = attempt;
 			}
 		}

@@ -167,6 +167,15 @@ public class AsyncLockManager implements AutoCloseable {
 	}
 
 	/**
+	 * The local hand-off of the engine: tenures and counts, as
+	 * {@link CuratorLockManager#getLocalHandoffs()}.
+	 * @return the view
+	 */
+	public LocalHandoffs getLocalHandoffs() {
+		return new LocalHandoffs(this.engine.cohorts());
+	}
+
+	/**
 	 * The locks of the engine right now, held or awaited, blocking and
 	 * asynchronous; asynchronous ones have thread name {@code async}.
 	 * @return the locks, in no particular order

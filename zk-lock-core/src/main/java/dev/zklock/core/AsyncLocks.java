@@ -45,7 +45,7 @@ final class AsyncLocks {
 			targets.add(new Acquisition.Target(key, this.engine.pathFor(request.name(), key), null, 0));
 		}
 		Acquisition acquisition = this.engine.acquire(request.name(), request.mode(), request.permits(), targets,
-				request.timeout(), null);
+				request.timeout(), null, request.usesLocalHandoff());
 		acquisition.armTimer();
 		result.whenComplete((handle, ex) -> {
 			if (result.isCancelled() && acquisition.cancel()) {

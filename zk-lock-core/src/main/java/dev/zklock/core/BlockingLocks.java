@@ -77,7 +77,8 @@ final class BlockingLocks {
 			this.engine.shutdown().checkTakingLocks(name);
 			this.engine.holdTimers().checkHoldBounds(request);
 			List<Hold> taken = BlockingWait.acquisition(this.engine, this.engine.acquire(name, mode,
-					request.permits(), targets, request.timeout(), Thread.currentThread()), name, mode);
+					request.permits(), targets, request.timeout(), Thread.currentThread(), request.usesLocalHandoff()),
+					name, mode);
 			if (taken == null) {
 				return new CuratorLockHandle(this.manager, name, keys, mode, List.of(), List.of(), false);
 			}

@@ -49,6 +49,8 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 
 	private final BlockingLocks blocking;
 
+	private final LocalHandoffs localHandoffs;
+
 	/**
 	 * Create a new manager, which starts listening to the client's connection state
 	 * at once.
@@ -60,6 +62,7 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 	public CuratorLockManager(CuratorFramework client, String basePath, Duration defaultTimeout) {
 		this.engine = new LockEngine(client, basePath, defaultTimeout);
 		this.blocking = new BlockingLocks(this.engine, this);
+		this.localHandoffs = new LocalHandoffs(this.engine.cohorts());
 	}
 
 	/**
@@ -102,6 +105,28 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 	 */
 	public void setDefaultMaxHold(@Nullable Duration maxHold) {
 		this.engine.holdTimers().setDefaultMaxHold(maxHold);
+	}
+
+	/**
+	 * Bound the tenures of locks with local hand-off
+	 * ({@link LockRequest.Builder#localHandoff(boolean)}): once another process
+	 * waits, a tenure ends after this many local passes or this long since its grant,
+	 * whichever comes first.
+	 * @param maxPasses the passes, 0 for none (every holder through ZooKeeper once
+	 * another process waits)
+	 * @param maxTime the time, not negative
+	 */
+	public void setLocalHandoffLimits(int maxPasses, Duration maxTime) {
+		this.engine.cohorts().setLimits(maxPasses, maxTime);
+	}
+
+	/**
+	 * The local hand-off of this manager and its asynchronous views: tenures and
+	 * counts.
+	 * @return the view
+	 */
+	public LocalHandoffs getLocalHandoffs() {
+		return this.localHandoffs;
 	}
 
 	/**

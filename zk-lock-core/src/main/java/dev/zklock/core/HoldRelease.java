@@ -95,9 +95,11 @@ final class HoldRelease {
 			registry.remove(entry);
 			return CompletableFuture.completedFuture(null);
 		}
+		// read before the transition: a local hand-off passes only a hold held for sure
+		boolean sound = entry.local() != null && hold.state() == LockState.HELD;
 		// a lost lock went with its session: nothing to confirm
 		boolean sessionGone = registry.transition(entry, RegistryEntry.OWNED, LockState.RELEASING) == null;
-		return hold.attempt().release().handle((ignored, ex) -> {
+		return hold.attempt().release(sound).handle((ignored, ex) -> {
 			if (ex == null || sessionGone) {
 				registry.remove(entry);
 			}

@@ -8,12 +8,16 @@ import java.util.Map;
 
 /**
  * {@link LockOwnerData} as one line of JSON: application name, host, pid and the
- * current thread's name. The part before the thread name is built once, the
+ * current thread's name, or for a node shared through local hand-off
+ * {@code "localHandoff":true} instead of a thread. The part before the thread name is built once, the
  * whole per thread, and again when the thread's name changed.
  */
 final class JsonLockOwnerData implements LockOwnerData {
 
 	private final String prefix;
+
+	// a tenure's node is shared by threads in turn: it names the process
+	private final byte[] instance;
 
 	// Thread name and its bytes; JDK types only, so a pooled thread never pins this class
 	private final ThreadLocal<Map.Entry<String, byte[]>> perThread = new ThreadLocal<>();
@@ -24,8 +28,14 @@ final class JsonLockOwnerData implements LockOwnerData {
 			appendString(json, "app", applicationName).append(',');
 		}
 		appendString(json, "host", hostName()).append(',');
-		json.append("\"pid\":").append(ProcessHandle.current().pid()).append(",\"thread\":\"");
-		this.prefix = json.toString();
+		json.append("\"pid\":").append(ProcessHandle.current().pid());
+		this.instance = (json + ",\"localHandoff\":true}").getBytes(StandardCharsets.UTF_8);
+		this.prefix = json.append(",\"thread\":\"").toString();
+	}
+
+	@Override
+	public byte[] forInstance() {
+		return this.instance.clone();
 	}
 
 	@Override

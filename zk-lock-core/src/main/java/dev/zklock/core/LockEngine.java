@@ -73,6 +73,8 @@ final class LockEngine implements AutoCloseable {
 
 	private final LockRevoker revoker;
 
+	private final LocalCohorts cohorts = new LocalCohorts(this);
+
 	LockEngine(CuratorFramework client, String basePath, Duration defaultTimeout) {
 		this.client = Objects.requireNonNull(client, "client must not be null");
 		this.paths = new LockPaths(basePath);
@@ -131,6 +133,10 @@ final class LockEngine implements AutoCloseable {
 		}
 	}
 
+	LocalCohorts cohorts() {
+		return this.cohorts;
+	}
+
 	LockRevoker revoker() {
 		return this.revoker;
 	}
@@ -173,13 +179,15 @@ final class LockEngine implements AutoCloseable {
 	 * @param targets the keys, in the order to lock them
 	 * @param timeout the longest wait, {@code null} for the default, 0 to try once
 	 * @param owner the thread that will own the holds, {@code null} for none
+	 * @param localHandoff whether the one key waits in this process's queue
+	 * ({@link LocalCohort})
 	 * @return the started acquisition
 	 */
 	Acquisition acquire(String name, LockMode mode, int permits, List<Acquisition.Target> targets,
-			@Nullable Duration timeout, @Nullable Thread owner) {
+			@Nullable Duration timeout, @Nullable Thread owner, boolean localHandoff) {
 		Duration wait = (timeout != null) ? timeout : this.defaultTimeout;
 		long nanos = (wait.compareTo(Duration.ofNanos(MAX_WAIT_NANOS)) >= 0) ? MAX_WAIT_NANOS : wait.toNanos();
-		Acquisition acquisition = new Acquisition(this, name, mode, permits, targets, owner, nanos);
+		Acquisition acquisition = new Acquisition(this, name, mode, permits, targets, owner, nanos, localHandoff);
 		this.pending.add(acquisition);
 		acquisition.result().whenComplete((holds, ex) -> this.pending.remove(acquisition));
 		acquisition.start();
@@ -194,12 +202,21 @@ final class LockEngine implements AutoCloseable {
 			boolean tryOnce) {
 		return switch (mode) {
 			case MUTEX -> new QueueAttempt(this.client, target.path(), QueueRule.MUTEX, data, tryOnce, null, 0, 1);
-			case READ -> new QueueAttempt(this.client, target.path(), QueueRule.READ, data, tryOnce,
-					target.writerNode(), target.writerSession(), 1);
+			case READ -> readAttempt(target, data, tryOnce);
 			case WRITE -> new QueueAttempt(this.client, target.path(), QueueRule.WRITE, data, tryOnce, null, 0, 1);
 			case SEMAPHORE -> new QueueAttempt(this.client, target.path(), QueueRule.SEMAPHORE, data, tryOnce, null, 0,
 					permits);
 		};
+	}
+
+	private NodeAttempt readAttempt(Acquisition.Target target, byte @Nullable [] data, boolean tryOnce) {
+		String writerNode = target.writerNode();
+		if (writerNode != null) {
+			// a READ at a tenure's node: that tenure must not pass on beside it
+			this.cohorts.nestedRead(writerNode);
+		}
+		return new QueueAttempt(this.client, target.path(), QueueRule.READ, data, tryOnce, writerNode,
+				target.writerSession(), 1);
 	}
 
 	/**

@@ -17,6 +17,15 @@ public interface LockOwnerData {
 	byte @Nullable [] forCurrentThread();
 
 	/**
+	 * The data for a node this process keeps for local hand-off, shared by several
+	 * threads in turn; by default that of the current thread.
+	 * @return the bytes, or {@code null} for the Curator client's default data
+	 */
+	default byte @Nullable [] forInstance() {
+		return forCurrentThread();
+	}
+
+	/**
 	 * Owner data as one line of JSON, such as
 	 * <code>{"app":"orders","host":"web-1","pid":4711,"thread":"http-nio-8080-exec-3"}</code>.
 	 * Everything but the thread name is computed once.

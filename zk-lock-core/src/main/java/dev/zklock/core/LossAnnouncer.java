@@ -48,7 +48,9 @@ final class LossAnnouncer {
 	 * @return whether it was held or in doubt until now
 	 */
 	boolean takeAway(RegistryEntry entry, LockLossReason reason) {
-		if (this.registry.lose(entry, reason, this.interruptOnLoss) != LockRegistry.Loss.OF_HOLDER) {
+		LockRegistry.Loss loss = this.registry.lose(entry, reason, this.interruptOnLoss);
+		endTenure(entry, loss, reason);
+		if (loss != LockRegistry.Loss.OF_HOLDER) {
 			return false;
 		}
 		long heldMillis = System.currentTimeMillis() - entry.sinceMillis();
@@ -79,6 +81,7 @@ final class LossAnnouncer {
 	 */
 	void lose(RegistryEntry entry, LockLossReason reason) {
 		LockRegistry.Loss loss = this.registry.lose(entry, reason, this.interruptOnLoss);
+		endTenure(entry, loss, reason);
 		if (loss == LockRegistry.Loss.OF_PENDING) {
 			logger.debug("Lock '{}' key '{}' was lost ({}) before its acquisition completed, which starts over",
 					entry.name(), KeyEncoder.abbreviate(entry.key()), reason);
@@ -89,6 +92,14 @@ final class LossAnnouncer {
 		logger.error("{} was lost ({}): another process may hold it now; its fencing token was {}", describe(entry),
 				reason, entry.fencingToken());
 		tellListeners(entry, reason);
+	}
+
+	// A local holder's loss ends its tenure for the other local holders too
+	private static void endTenure(RegistryEntry entry, LockRegistry.Loss loss, LockLossReason reason) {
+		LocalAttempt local = entry.local();
+		if (local != null && loss != LockRegistry.Loss.NONE) {
+			local.lost(reason);
+		}
 	}
 
 	private void tellListeners(RegistryEntry entry, LockLossReason reason) {

@@ -33,6 +33,16 @@ interface NodeAttempt {
 	CompletableFuture<Void> release();
 
 	/**
+	 * Release a held lock, telling whether it was held for sure until now; only a
+	 * {@link LocalAttempt} makes use of it, to pass the lock on.
+	 * @param sound whether the hold was neither in doubt nor lost
+	 * @return as {@link #release()}
+	 */
+	default CompletableFuture<Void> release(boolean sound) {
+		return release();
+	}
+
+	/**
 	 * Completes once the attempt leaves no node behind: its node is confirmed
 	 * deleted, or none was created. Never completes while the lock is held.
 	 * @return the future

@@ -78,6 +78,9 @@ final class RegistryEntry {
 
 	private final AtomicBoolean confirming = new AtomicBoolean();
 
+	// a holder with local hand-off: its attempt, told of the loss so that its tenure ends
+	private volatile @Nullable LocalAttempt local;
+
 	RegistryEntry(String name, @Nullable String key, String path, LockMode mode, @Nullable Thread thread, long epoch,
 			long pauseEpoch) {
 		this.name = name;
@@ -88,6 +91,14 @@ final class RegistryEntry {
 		this.threadName = (thread != null) ? thread.getName() : ASYNC;
 		this.epoch = epoch;
 		this.confirmedEpoch = pauseEpoch;
+	}
+
+	@Nullable LocalAttempt local() {
+		return this.local;
+	}
+
+	void local(LocalAttempt attempt) {
+		this.local = attempt;
 	}
 
 	synchronized boolean isRemoved() {

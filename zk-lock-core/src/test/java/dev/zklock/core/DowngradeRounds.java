@@ -23,6 +23,8 @@ import static org.awaitility.Awaitility.await;
  */
 final class DowngradeRounds {
 
+	private final boolean localHandoff;
+
 	// long enough for a wrong grant, which came within 0-6 ms, to show before the READ goes
 	private static final Duration WINDOW = Duration.ofMillis(25);
 
@@ -43,6 +45,15 @@ final class DowngradeRounds {
 	 */
 	DowngradeRounds(CuratorLockManager holder, CuratorLockManager writer, AsyncLockManager asyncWriter,
 			CuratorFramework writerClient) {
+		this(holder, writer, asyncWriter, writerClient, false);
+	}
+
+	/**
+	 * Rounds whose WRITE and READ requests use local hand-off or not.
+	 */
+	DowngradeRounds(CuratorLockManager holder, CuratorLockManager writer, AsyncLockManager asyncWriter,
+			CuratorFramework writerClient, boolean localHandoff) {
+		this.localHandoff = localHandoff;
 		this.holder = holder;
 		this.writer = writer;
 		this.asyncWriter = asyncWriter;
@@ -53,8 +64,12 @@ final class DowngradeRounds {
 	 * Run one round on a key, the writer through {@code api}.
 	 */
 	void round(LockApi api, String key) throws Exception {
-		LockRequest write = LockRequest.named("rw").keys(key).mode(LockMode.WRITE).build();
-		LockRequest read = LockRequest.named("rw").keys(key).mode(LockMode.READ).build();
+		LockRequest write = LockRequest.named("rw").keys(key).mode(LockMode.WRITE).localHandoff(this.localHandoff)
+			.build();
+		LockRequest read = LockRequest.named("rw").keys(key).mode(LockMode.READ).localHandoff(this.localHandoff)
+			.build();
+		// a local waiter of the holder's own manager queues in the process, not in ZooKeeper
+		boolean queuesLocally = this.localHandoff && this.holder == this.writer;
 		String path = this.holder.pathFor("rw", key);
 		AtomicBoolean readReleasing = new AtomicBoolean();
 		AtomicBoolean granted = new AtomicBoolean();
@@ -67,7 +82,8 @@ final class DowngradeRounds {
 				granted.set(true);
 			});
 			await().pollDelay(Duration.ZERO).pollInterval(POLL).atMost(Duration.ofSeconds(10))
-				.until(() -> this.writerClient.getChildren().forPath(path).size() == 2);
+				.until(() -> queuesLocally ? this.writer.getRegistry().waitingCount() == 1
+						: this.writerClient.getChildren().forPath(path).size() == 2);
 			// answered after the writer's first read of the queue, sent on the same session before it
 			this.writerClient.getChildren().forPath(path);
 			LockHandle readHandle = this.holder.acquire(read);

@@ -70,6 +70,19 @@ class RoundTripTests extends AbstractZooKeeperTests {
 		}
 	}
 
+	@ParameterizedTest
+	@EnumSource(value = LockMode.class, names = { "MUTEX", "READ", "WRITE" })
+	void localHandoffCostsTheSameThreeOperationsWhenUncontended(LockMode mode) throws Exception {
+		LockRequest request = LockRequest.named("trip").keys("k").mode(mode).localHandoff(true).build();
+		lockAndReleaseOurs(request);
+		this.operations.start(this.basePath);
+		long first = lockAndReleaseOurs(request);
+		long second = lockAndReleaseOurs(request);
+		List<String> ours = this.operations.stop();
+		assertThat(second).as("each uncontended grant is a tenure of its own").isGreaterThan(first);
+		assertThat(ours).hasSize(6).noneMatch((name) -> name.contains("Exists"));
+	}
+
 	private long lockAndReleaseOurs(LockRequest request) {
 		try (LockHandle handle = this.manager.acquire(request)) {
 			assertThat(handle.isAcquired()).isTrue();
