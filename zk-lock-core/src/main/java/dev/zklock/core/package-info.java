@@ -48,6 +48,11 @@
  * awaited, the rest taken away.</li>
  * <li>{@link dev.zklock.core.PauseDetector} / {@code PauseGuard}: a silent process
  * noticed, and its holds in doubt until a round trip confirms them.</li>
+ * <li>{@code LocalCohorts} / {@code LocalCohort} / {@code Tenure} /
+ * {@code LocalAttempt} / {@code TenureWatch}: local hand-off for hot keys: one
+ * node of this process per key and mode, local waiters queued behind it, passes
+ * without ZooKeeper while the tenure is held for sure and within its bounds
+ * ({@link dev.zklock.core.LocalHandoffs}, {@link dev.zklock.core.LocalTenure}).</li>
  * <li>{@code LockSlot}: the per-thread re-entrancy of blocking callers, kept on
  * top of the engine.</li>
  * <li>{@code CuratorLockHandle} and {@link dev.zklock.core.AsyncLockHandle}: what
