@@ -4,7 +4,6 @@ import java.security.Principal;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -20,8 +19,6 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 
 import dev.zklock.LockException;
-import dev.zklock.LockRevocation;
-import dev.zklock.LockRevocationException;
 import dev.zklock.core.AsyncLockManager;
 import dev.zklock.core.CuratorLockManager;
 import dev.zklock.core.LockInfo;
@@ -30,7 +27,8 @@ import dev.zklock.core.LockRegistry;
 /**
  * {@link Endpoint @Endpoint} that shows locks and, when allowed, revokes them.
  * {@code /locks} lists what this process holds and awaits, synchronously and
- * asynchronously (thread {@code async}), from local state; {@code /locks/{name}}
+ * asynchronously (thread {@code async}), from local state, with the keys held
+ * with local hand-off ({@code localHandoff}); {@code /locks/{name}}
  * reads ZooKeeper and shows, for each key of one lock name, the queue of
  * participants of every process in order, with each one's owner.
  * {@code DELETE /locks/{name}/{key}} revokes the current holders of a key, in any
@@ -44,8 +42,6 @@ public class LocksEndpoint {
 		.thenComparing(LockDescriptor::key, Comparator.nullsFirst(Comparator.naturalOrder()))
 		.thenComparing(LockDescriptor::state)
 		.thenComparing(LockDescriptor::since);
-
-	private static final int STATUS_CONFLICT = 409;
 
 	private final Supplier<CuratorLockManager> lockManager;
 
@@ -112,7 +108,12 @@ public class LocksEndpoint {
 		// from memory, so that the endpoint answers at once while ZooKeeper is down, and says so
 		String unreachable = (manager != null && manager.getReachability().isUnreachable())
 				? manager.getReachability().describe() : null;
-		return new LocksDescriptor(basePath, held, waiting, locks, this.clientDescription, unreachable);
+		// an asynchronous manager of the same engine would count its hand-offs twice
+		LocalHandoffDescriptor localHandoff = LocalHandoffDescriptor.of(
+				(manager != null) ? manager.getLocalHandoffs() : null,
+				(asyncManager != null && (manager == null || asyncManager.getRegistry() != manager.getRegistry()))
+						? asyncManager.getLocalHandoffs() : null);
+		return new LocksDescriptor(basePath, held, waiting, locks, this.clientDescription, unreachable, localHandoff);
 	}
 
 	/**
@@ -129,9 +130,8 @@ public class LocksEndpoint {
 		}
 		if (manager.getReachability().isUnreachable()) {
 			// answered from memory: reading would wait for Curator's reconnection
-			return new WebEndpointResponse<>(error(WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE, "UNAVAILABLE",
-					name, null, null, "Cannot read the queues of lock '" + name + "': "
-							+ manager.getReachability().describe() + "; check zk-lock.connect-string"),
+			return new WebEndpointResponse<>(LocksEndpointAnswers.unavailable(name, "Cannot read the queues of lock '"
+					+ name + "': " + manager.getReachability().describe() + "; check zk-lock.connect-string"),
 					WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE);
 		}
 		try {
@@ -140,8 +140,8 @@ public class LocksEndpoint {
 					: new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
 		}
 		catch (LockException ex) {
-			return new WebEndpointResponse<>(error(WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE, "UNAVAILABLE",
-					name, null, null, ex.getMessage()), WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE);
+			return new WebEndpointResponse<>(LocksEndpointAnswers.unavailable(name, ex.getMessage()),
+					WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE);
 		}
 	}
 
@@ -162,7 +162,7 @@ public class LocksEndpoint {
 	@DeleteOperation
 	public WebEndpointResponse<Map<String, Object>> revoke(@Selector String name, @Selector String key,
 			@Nullable String node, @Nullable Principal principal) {
-		return revokeHolders(name, key, node, principal);
+		return LocksEndpointAnswers.revoke(this.lockManager.get(), name, key, node, principal);
 	}
 
 	/**
@@ -177,49 +177,7 @@ public class LocksEndpoint {
 	@DeleteOperation
 	public WebEndpointResponse<Map<String, Object>> revokeWithoutKey(@Selector String name, @Nullable String node,
 			@Nullable Principal principal) {
-		return revokeHolders(name, null, node, principal);
-	}
-
-	private WebEndpointResponse<Map<String, Object>> revokeHolders(String name, @Nullable String keyText,
-			@Nullable String node, @Nullable Principal principal) {
-		CuratorLockManager manager = this.lockManager.get();
-		if (manager == null) {
-			return error(WebEndpointResponse.STATUS_NOT_FOUND, "NO_LOCK_MANAGER", name, keyText, node,
-					"This application's lock manager is not zk-lock's CuratorLockManager, so it cannot revoke locks");
-		}
-		try {
-			LockRevocation revocation = manager.revoke(name, keyText, node,
-					(principal != null) ? principal.getName() : null);
-			Map<String, Object> body = new LinkedHashMap<>();
-			body.put("name", revocation.name());
-			body.put("key", revocation.key());
-			body.put("path", revocation.path());
-			body.put("revoked", revocation.revoked());
-			body.put("principal", revocation.principal());
-			return new WebEndpointResponse<>(body, WebEndpointResponse.STATUS_OK);
-		}
-		catch (LockRevocationException ex) {
-			int status = switch (ex.getProblem()) {
-				case UNAVAILABLE -> WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE;
-				case CHANGED -> STATUS_CONFLICT;
-				default -> WebEndpointResponse.STATUS_NOT_FOUND;
-			};
-			return error(status, ex.getProblem().name(), name, keyText, node, ex.getMessage());
-		}
-	}
-
-	private static WebEndpointResponse<Map<String, Object>> error(int status, String problem, String name,
-			@Nullable String key, @Nullable String node, @Nullable String message) {
-		Map<String, Object> body = new LinkedHashMap<>();
-		body.put("status", status);
-		body.put("problem", problem);
-		body.put("name", name);
-		body.put("key", key);
-		if (node != null) {
-			body.put("node", node);
-		}
-		body.put("message", message);
-		return new WebEndpointResponse<>(body, status);
+		return LocksEndpointAnswers.revoke(this.lockManager.get(), name, null, node, principal);
 	}
 
 	/**
@@ -234,9 +192,26 @@ public class LocksEndpoint {
 	 * known
 	 * @param unreachable while ZooKeeper is unreachable, what is unreachable and since
 	 * when; {@code null} while it is reachable
+	 * @param localHandoff the keys locked with local hand-off and the hand-off
+	 * counts, or {@code null} when there is no lock manager
 	 */
 	public record LocksDescriptor(@Nullable String basePath, int held, int waiting, List<LockDescriptor> locks,
-			@Nullable Map<String, Object> client, @Nullable String unreachable) {
+			@Nullable Map<String, Object> client, @Nullable String unreachable,
+			@Nullable LocalHandoffDescriptor localHandoff) {
+
+		/**
+		 * Create a descriptor without local hand-off.
+		 * @param basePath the path under which lock nodes live
+		 * @param held the number of locks held
+		 * @param waiting the number of locks awaited
+		 * @param locks each lock held or awaited, per key
+		 * @param client which ZooKeeper client the locks use, or {@code null}
+		 * @param unreachable what is unreachable and since when, or {@code null}
+		 */
+		public LocksDescriptor(@Nullable String basePath, int held, int waiting, List<LockDescriptor> locks,
+				@Nullable Map<String, Object> client, @Nullable String unreachable) {
+			this(basePath, held, waiting, locks, client, unreachable, null);
+		}
 
 		/**
 		 * Create a descriptor of a reachable ZooKeeper.
@@ -248,7 +223,7 @@ public class LocksEndpoint {
 		 */
 		public LocksDescriptor(@Nullable String basePath, int held, int waiting, List<LockDescriptor> locks,
 				@Nullable Map<String, Object> client) {
-			this(basePath, held, waiting, locks, client, null);
+			this(basePath, held, waiting, locks, client, null, null);
 		}
 
 		/**
@@ -259,7 +234,7 @@ public class LocksEndpoint {
 		 * @param locks each lock held or awaited, per key
 		 */
 		public LocksDescriptor(@Nullable String basePath, int held, int waiting, List<LockDescriptor> locks) {
-			this(basePath, held, waiting, locks, null, null);
+			this(basePath, held, waiting, locks, null, null, null);
 		}
 
 	}

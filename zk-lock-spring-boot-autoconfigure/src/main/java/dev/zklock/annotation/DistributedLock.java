@@ -82,6 +82,21 @@ public @interface DistributedLock {
 	String minHold() default "";
 
 	/**
+	 * Local hand-off for a hot key: this process's callers of one key queue in the
+	 * JVM behind one ZooKeeper node of the process (a tenure), and a release passes
+	 * the key to the next local caller without a ZooKeeper operation. Once another
+	 * process waits, a tenure ends after {@code zk-lock.local-handoff.max-passes}
+	 * passes or {@code zk-lock.local-handoff.max-time}, so strict FIFO across
+	 * processes gives way to bounded batches. Every holder of one tenure gets the
+	 * same fencing token. For {@link LockMode#MUTEX}, {@link LockMode#READ} and
+	 * {@link LockMode#WRITE}; refused at startup with {@link LockMode#SEMAPHORE}, and
+	 * ignored for a call whose key expression yields several keys, which takes nodes
+	 * of its own.
+	 * @return whether to hand the lock off locally
+	 */
+	boolean localHandoff() default false;
+
+	/**
 	 * What to do when the lock is not acquired in time and no
 	 * {@link #fallbackMethod()} is given.
 	 * @return the timeout action

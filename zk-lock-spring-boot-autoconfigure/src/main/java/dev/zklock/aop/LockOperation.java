@@ -45,6 +45,8 @@ public final class LockOperation {
 
 	private final @Nullable Duration minHold;
 
+	private final boolean localHandoff;
+
 	private final OnTimeout onTimeout;
 
 	private final @Nullable FallbackMethod fallback;
@@ -58,9 +60,10 @@ public final class LockOperation {
 	private final int declaredParameterCount;
 
 	LockOperation(Method method, Class<?> targetClass, String description, String name, LockMode mode, int permits,
-			@Nullable Duration timeout, @Nullable Duration maxHold, @Nullable Duration minHold, String keyExpressionString,
-			@Nullable Expression keyExpression, LockKeyEvaluator keyEvaluator, OnTimeout onTimeout,
-			@Nullable FallbackMethod fallback, @Nullable Supplier<Object> skipValue, int fencingTokenParameter) {
+			@Nullable Duration timeout, @Nullable Duration maxHold, @Nullable Duration minHold, boolean localHandoff,
+			String keyExpressionString, @Nullable Expression keyExpression, LockKeyEvaluator keyEvaluator,
+			OnTimeout onTimeout, @Nullable FallbackMethod fallback, @Nullable Supplier<Object> skipValue,
+			int fencingTokenParameter) {
 		this.method = method;
 		this.targetClass = targetClass;
 		this.description = description;
@@ -70,6 +73,7 @@ public final class LockOperation {
 		this.timeout = timeout;
 		this.maxHold = maxHold;
 		this.minHold = minHold;
+		this.localHandoff = localHandoff;
 		this.keyExpressionString = keyExpressionString;
 		this.keys = new LockKeyResolver(method, targetClass, description, keyExpressionString, keyExpression,
 				keyEvaluator);
@@ -154,6 +158,15 @@ public final class LockOperation {
 	}
 
 	/**
+	 * Whether the lock is handed off locally; the engine ignores it for a call
+	 * that locks several keys.
+	 * @return whether local hand-off is asked for
+	 */
+	public boolean isLocalHandoff() {
+		return this.localHandoff;
+	}
+
+	/**
 	 * The key expression; empty for one lock per method.
 	 * @return the key expression
 	 */
@@ -197,7 +210,7 @@ public final class LockOperation {
 		// the key sees the declared parameters, without the Continuation of a suspend function
 		@Nullable Object[] declared = KotlinMethods.declaredArguments(args, this.declaredParameterCount);
 		return new LockRequest(this.name, this.keys.keys(declared, target), this.mode, this.permits, this.timeout, this.maxHold,
-				this.minHold);
+				this.minHold, this.localHandoff);
 	}
 
 	/**
@@ -232,7 +245,7 @@ public final class LockOperation {
 	@Override
 	public String toString() {
 		return "LockOperation[" + this.description + ", name=" + this.name + ", key='" + this.keyExpressionString
-				+ "', mode=" + this.mode + "]";
+				+ "', mode=" + this.mode + (this.localHandoff ? ", localHandoff" : "") + "]";
 	}
 
 }

@@ -61,6 +61,7 @@ final class LockOperationFactory {
 		List<String> problems = new ArrayList<>();
 		checkReturnType(method, annotation, problems);
 		checkPermits(annotation, problems);
+		checkLocalHandoff(annotation, problems);
 		int fencingTokenParameter = findFencingTokenParameter(method, problems);
 		Duration timeout = parseTimeout(annotation.timeout(), problems);
 		Duration maxHold = parseMaxHold(annotation.maxHold(), timeout, problems);
@@ -77,8 +78,8 @@ final class LockOperationFactory {
 		}
 		String name = StringUtils.hasText(annotation.name()) ? annotation.name().trim() : defaultName(method, userClass);
 		return new LockOperation(method, userClass, description, name, annotation.mode(), annotation.permits(), timeout,
-				maxHold, minHold, keyExpressionString, keyExpression, this.keyEvaluator, annotation.onTimeout(), fallback, skipValue,
-				fencingTokenParameter);
+				maxHold, minHold, annotation.localHandoff(), keyExpressionString, keyExpression, this.keyEvaluator,
+				annotation.onTimeout(), fallback, skipValue, fencingTokenParameter);
 	}
 
 	private int findFencingTokenParameter(Method method, List<String> problems) {
@@ -135,6 +136,14 @@ final class LockOperationFactory {
 		else if (annotation.mode() != LockMode.SEMAPHORE && annotation.permits() != 1) {
 			problems.add("permits = " + annotation.permits() + " only applies to mode = SEMAPHORE; remove it or set "
 					+ "mode = SEMAPHORE");
+		}
+	}
+
+	// Several keys are known only per call: the engine gives such a call nodes of its own
+	private void checkLocalHandoff(DistributedLock annotation, List<String> problems) {
+		if (annotation.localHandoff() && annotation.mode() == LockMode.SEMAPHORE) {
+			problems.add("localHandoff = true does not apply to mode = SEMAPHORE, whose holders each take a lease "
+					+ "node of their own; remove localHandoff, or use MUTEX, READ or WRITE");
 		}
 	}
 

@@ -80,6 +80,8 @@ public final class DistributedLockAutoConfiguration {
 				properties.getDefaultTimeout());
 		manager.setInterruptOnLoss(properties.isInterruptOnLoss());
 		manager.setDefaultMaxHold(properties.getMaxHold());
+		manager.setLocalHandoffLimits(properties.getLocalHandoff().getMaxPasses(),
+				properties.getLocalHandoff().getMaxTime());
 		manager.setPauseDetector(pauseDetector.getIfAvailable());
 		manager.setOwnerData(properties.isOwnerData()
 				? ownerData.getIfAvailable(() -> LockOwnerData.json(environment.getProperty("spring.application.name")))

@@ -1,5 +1,7 @@
 package dev.zklock.autoconfigure;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Supplier;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -8,6 +10,7 @@ import org.springframework.util.function.SingletonSupplier;
 import dev.zklock.core.AsyncLockManager;
 import dev.zklock.core.CuratorLockManager;
 import dev.zklock.core.InstrumentedLockManager;
+import dev.zklock.core.LocalHandoffs;
 import dev.zklock.core.LockManager;
 import dev.zklock.core.LockRegistry;
 
@@ -36,6 +39,25 @@ final class LockManagers {
 		return () -> {
 			CuratorLockManager manager = curator.get();
 			return (manager != null) ? manager.getRegistry() : null;
+		};
+	}
+
+	// An asynchronous manager that is a view of the same engine would count its hand-offs twice
+	static Supplier<List<LocalHandoffs>> localHandoffs(ObjectProvider<LockManager> lockManager,
+			ObjectProvider<AsyncLockManager> asyncLockManager) {
+		Supplier<CuratorLockManager> curator = curator(lockManager);
+		Supplier<AsyncLockManager> async = async(asyncLockManager);
+		return () -> {
+			CuratorLockManager manager = curator.get();
+			AsyncLockManager asyncManager = async.get();
+			List<LocalHandoffs> engines = new ArrayList<>(2);
+			if (manager != null) {
+				engines.add(manager.getLocalHandoffs());
+			}
+			if (asyncManager != null && (manager == null || asyncManager.getRegistry() != manager.getRegistry())) {
+				engines.add(asyncManager.getLocalHandoffs());
+			}
+			return engines;
 		};
 	}
 

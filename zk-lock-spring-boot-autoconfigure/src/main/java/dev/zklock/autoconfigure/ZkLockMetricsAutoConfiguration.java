@@ -3,6 +3,7 @@ package dev.zklock.autoconfigure;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.curator.framework.CuratorFramework;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -10,7 +11,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 
+import dev.zklock.core.AsyncLockManager;
 import dev.zklock.core.LockManager;
+import dev.zklock.metrics.LocalHandoffMetrics;
 import dev.zklock.metrics.LockMetrics;
 import dev.zklock.metrics.LockRevocationMetrics;
 import dev.zklock.metrics.ZooKeeperConnectionMetrics;
@@ -18,8 +21,9 @@ import dev.zklock.metrics.ZooKeeperConnectionMetrics;
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
  * Auto-configuration} for zk-lock's Micrometer meters: lock waits, holds, active
- * and waiting locks, lost locks, long holds and connection state transitions. The
- * {@link LockMetrics} bean is a {@link dev.zklock.core.LockLossListener} and a
+ * and waiting locks, lost locks, long holds, local hand-offs and connection state
+ * transitions. The {@link LockMetrics} bean is a
+ * {@link dev.zklock.core.LockLossListener} and a
  * {@link dev.zklock.core.LongHoldListener}, so the lock manager and the hold monitor
  * report to it.
  */
@@ -42,6 +46,13 @@ public final class ZkLockMetricsAutoConfiguration {
 	@ConditionalOnMissingBean
 	LockRevocationMetrics zkLockRevocationMetrics(MeterRegistry meterRegistry) {
 		return new LockRevocationMetrics(meterRegistry);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	LocalHandoffMetrics zkLockLocalHandoffMetrics(MeterRegistry meterRegistry, ObjectProvider<LockManager> lockManager,
+			ObjectProvider<AsyncLockManager> asyncLockManager) {
+		return new LocalHandoffMetrics(meterRegistry, LockManagers.localHandoffs(lockManager, asyncLockManager));
 	}
 
 	@Bean(destroyMethod = "close")

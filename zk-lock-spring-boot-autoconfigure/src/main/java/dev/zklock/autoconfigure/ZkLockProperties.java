@@ -132,6 +132,8 @@ public class ZkLockProperties implements InitializingBean {
 
 	private final Embedded embedded = new Embedded();
 
+	private final LocalHandoff localHandoff = new LocalHandoff();
+
 	public String getConnectString() {
 		return this.connectString;
 	}
@@ -272,9 +274,14 @@ public class ZkLockProperties implements InitializingBean {
 		return this.embedded;
 	}
 
+	public LocalHandoff getLocalHandoff() {
+		return this.localHandoff;
+	}
+
 	@Override
 	public void afterPropertiesSet() {
 		ZkLockPropertiesValidator.validate(this);
+		LocalHandoffPropertiesValidator.validate(this.localHandoff);
 	}
 
 	/**
@@ -635,6 +642,46 @@ public class ZkLockProperties implements InitializingBean {
 
 		public void setDataDir(@Nullable String dataDir) {
 			this.dataDir = dataDir;
+		}
+
+	}
+
+	/**
+	 * Local hand-off of hot keys, for locks that ask for it (@DistributedLock
+	 * localHandoff = true, or LockRequest.Builder.localHandoff): how long one node of
+	 * this process keeps passing a key among its own threads once another process
+	 * waits for it.
+	 */
+	public static class LocalHandoff {
+
+		/**
+		 * Most passes of a key from one local holder to the next within one tenure (one
+		 * node of this process) once another process waits for the key; while none
+		 * waits, passes are not bounded. 0 passes none then: each local waiter goes
+		 * through ZooKeeper.
+		 */
+		private int maxPasses = 16;
+
+		/**
+		 * Longest time a tenure passes the key locally, from its grant, once another
+		 * process waits for the key. 0 stops passing as soon as one waits.
+		 */
+		private Duration maxTime = Duration.ofMillis(50);
+
+		public int getMaxPasses() {
+			return this.maxPasses;
+		}
+
+		public void setMaxPasses(int maxPasses) {
+			this.maxPasses = maxPasses;
+		}
+
+		public Duration getMaxTime() {
+			return this.maxTime;
+		}
+
+		public void setMaxTime(Duration maxTime) {
+			this.maxTime = maxTime;
 		}
 
 	}

@@ -13,6 +13,7 @@ import org.springframework.aot.hint.RuntimeHintsRegistrar;
 import org.springframework.aot.hint.TypeReference;
 
 import dev.zklock.LockRevocation;
+import dev.zklock.actuate.LocalHandoffDescriptor;
 import dev.zklock.actuate.LockQueuesDescriptor;
 import dev.zklock.actuate.LocksEndpoint;
 import dev.zklock.aop.LockExpressionRootObject;
@@ -49,8 +50,9 @@ public class ZkLockRuntimeHints implements RuntimeHintsRegistrar {
 		ReflectionHints reflection = hints.reflection();
 		reflection.registerType(LockExpressionRootObject.class, MemberCategory.INVOKE_PUBLIC_METHODS);
 		new BindingReflectionHintsRegistrar().registerReflectionHints(reflection, LocksEndpoint.LocksDescriptor.class,
-				LocksEndpoint.LockDescriptor.class, LockQueuesDescriptor.class, LockQueuesDescriptor.KeyQueue.class,
-				LockQueuesDescriptor.Participant.class, LockRevocation.RevokedHolder.class);
+				LocksEndpoint.LockDescriptor.class, LocalHandoffDescriptor.class, LocalHandoffDescriptor.TenureDescriptor.class,
+				LockQueuesDescriptor.class, LockQueuesDescriptor.KeyQueue.class, LockQueuesDescriptor.Participant.class,
+				LockRevocation.RevokedHolder.class);
 		for (String className : LOOKED_UP_BY_NAME) {
 			reflection.registerTypeIfPresent(classLoader, className);
 		}

@@ -62,6 +62,9 @@ class ZkLockPropertiesValidationTests {
 			zk-lock.namespace=/app | zk-lock.namespace | "/app" | it must not start or end with '/'
 			zk-lock.namespace=a//b | zk-lock.namespace | "a//b" | it contains an empty segment
 			zk-lock.embedded.port=70000 | zk-lock.embedded.port | "70000" | it must be from 0 to 65535
+			zk-lock.local-handoff.max-passes=-1 | zk-lock.local-handoff.max-passes | "-1" | it must not be negative
+			zk-lock.local-handoff.max-time=-1ms | zk-lock.local-handoff.max-time | "-1ms" | it must not be negative
+			zk-lock.local-handoff.max-time=200000000d | zk-lock.local-handoff.max-time | "17280000000000s" | it is longer than 106751 days
 			""")
 	void rejectsInvalidValue(String property, String name, String value, String reason) {
 		this.runner.withPropertyValues(property).run(failsWith(name, value, reason));
@@ -133,7 +136,8 @@ class ZkLockPropertiesValidationTests {
 	@ParameterizedTest
 	@ValueSource(strings = { "zk-lock.default-timeout=0s", "zk-lock.base-path=/", "zk-lock.base-path=/a/b-c/d_e",
 			"zk-lock.retry.max-retries=0", "zk-lock.retry.max-sleep=100ms", "zk-lock.namespace=",
-			"zk-lock.namespace=zookeeper-apps", "zk-lock.connect-string=127.0.0.1:1,[::1]:2/chroot" })
+			"zk-lock.namespace=zookeeper-apps", "zk-lock.connect-string=127.0.0.1:1,[::1]:2/chroot",
+			"zk-lock.local-handoff.max-passes=0", "zk-lock.local-handoff.max-time=0s" })
 	void acceptsBoundaryValues(String property) {
 		// a connect string without a server behind it must not fail validation
 		String[] extra = property.startsWith("zk-lock.connect-string")

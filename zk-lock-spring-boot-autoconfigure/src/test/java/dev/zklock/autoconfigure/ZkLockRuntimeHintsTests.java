@@ -12,6 +12,7 @@ import org.springframework.aot.hint.TypeReference;
 import org.springframework.aot.hint.predicate.RuntimeHintsPredicates;
 import org.springframework.beans.factory.aot.AotServices;
 
+import dev.zklock.actuate.LocalHandoffDescriptor;
 import dev.zklock.actuate.LockQueuesDescriptor;
 import dev.zklock.actuate.LocksEndpoint;
 import dev.zklock.aop.LockExpressionRootObject;
@@ -41,13 +42,16 @@ class ZkLockRuntimeHintsTests {
 	@Test
 	void theLocksEndpointsJsonCanBeWritten() throws Exception {
 		for (Class<?> type : new Class<?>[] { LocksEndpoint.LocksDescriptor.class, LocksEndpoint.LockDescriptor.class,
-				LockQueuesDescriptor.class, LockQueuesDescriptor.KeyQueue.class, LockQueuesDescriptor.Participant.class }) {
+				LocalHandoffDescriptor.class, LocalHandoffDescriptor.TenureDescriptor.class, LockQueuesDescriptor.class,
+				LockQueuesDescriptor.KeyQueue.class, LockQueuesDescriptor.Participant.class }) {
 			assertThat(RuntimeHintsPredicates.reflection().onType(type)).as(type.getName()).accepts(this.hints);
 		}
 		assertThat(RuntimeHintsPredicates.reflection()
 			.onMethodInvocation(LockQueuesDescriptor.Participant.class.getMethod("fencingToken"))).accepts(this.hints);
 		assertThat(RuntimeHintsPredicates.reflection()
 			.onMethodInvocation(LocksEndpoint.LocksDescriptor.class.getMethod("basePath"))).accepts(this.hints);
+		assertThat(RuntimeHintsPredicates.reflection()
+			.onMethodInvocation(LocalHandoffDescriptor.TenureDescriptor.class.getMethod("holders"))).accepts(this.hints);
 	}
 
 	@Test
