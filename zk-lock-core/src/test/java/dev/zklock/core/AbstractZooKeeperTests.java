@@ -79,12 +79,16 @@ abstract class AbstractZooKeeperTests {
 	protected boolean acquireInOtherThread(LockRequest request) throws Exception {
 		CompletableFuture<Boolean> result = new CompletableFuture<>();
 		Thread thread = new Thread(() -> {
+			boolean acquired;
 			try (LockHandle handle = this.manager.acquire(request)) {
-				result.complete(handle.isAcquired());
+				acquired = handle.isAcquired();
 			}
 			catch (Throwable ex) {
 				result.completeExceptionally(ex);
+				return;
 			}
+			// answered once the handle is closed, so that its node is gone when the caller looks
+			result.complete(acquired);
 		});
 		thread.start();
 		return result.get(30, TimeUnit.SECONDS);

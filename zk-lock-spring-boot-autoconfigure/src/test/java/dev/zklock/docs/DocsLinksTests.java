@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class DocsLinksTests {
 
 	// pages another change adds; a link to them may point nowhere until they arrive, and is checked once they do
-	private static final Set<String> PAGES_ON_THE_WAY = Set.of("docs/hot-keys.md");
+	private static final Set<String> PAGES_ON_THE_WAY = Set.of();
 
 	@Test
 	void relativeLinksAndAnchorsResolve() {
