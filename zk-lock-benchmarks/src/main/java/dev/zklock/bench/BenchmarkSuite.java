@@ -13,6 +13,7 @@ import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
+import dev.zklock.testsupport.FourLetterWords;
 import dev.zklock.testsupport.ZooKeeperProcess;
 
 /**
@@ -26,8 +27,10 @@ import dev.zklock.testsupport.ZooKeeperProcess;
  * <p>
  * Arguments: the output directory and {@code full} or {@code quick} (1 × 1 s
  * warm-up, 2 × 1 s measured, 1,000 keys), optionally followed by regular
- * expressions of the benchmarks to run and {@code prof=NAME[:OPTIONS]} for more
- * JMH profilers (such as {@code prof=jfr:dir=target/jfr}).
+ * expressions of the benchmarks to run, {@code prof=NAME[:OPTIONS]} for more
+ * JMH profilers (such as {@code prof=jfr:dir=target/jfr}) and
+ * {@code param=NAME=VALUE[,VALUE...]} for the values of a benchmark parameter (such
+ * as {@code param=limits=16/50,32/50} for the hot-key bounds).
  */
 public final class BenchmarkSuite {
 
@@ -55,12 +58,19 @@ public final class BenchmarkSuite {
 			.toList();
 		boolean quick = !mode.isEmpty() && mode.get(0).equals("quick");
 		List<String> rest = mode.stream().skip(mode.isEmpty() ? 0 : 1).toList();
-		List<String> filters = rest.stream().filter((arg) -> !arg.startsWith("prof=")).toList();
+		List<String> filters = rest.stream().filter((arg) -> !arg.startsWith("prof=") && !arg.startsWith("param="))
+			.toList();
 		List<String> profilers = rest.stream().filter((arg) -> arg.startsWith("prof=")).map((arg) -> arg.substring(5))
+			.toList();
+		List<String> params = rest.stream().filter((arg) -> arg.startsWith("param=")).map((arg) -> arg.substring(6))
 			.toList();
 		Files.createDirectories(output);
 		RunInfo info = RunInfo.start(quick ? "quick" : "full");
-		try (ZooKeeperProcess server = ZooKeeperProcess.builder().jvmOptions(SERVER_JVM_OPTIONS).start()) {
+		// wchs and wchc count the watches of the hot-key waiters
+		try (ZooKeeperProcess server = ZooKeeperProcess.builder()
+			.jvmOptions(SERVER_JVM_OPTIONS)
+			.setting("4lw.commands.whitelist", FourLetterWords.WHITELIST + ",wchs,wchc")
+			.start()) {
 			info.zooKeeper(server.connectString());
 			ChainedOptionsBuilder options = new OptionsBuilder()
 				.addProfiler(GCProfiler.class)
@@ -82,6 +92,10 @@ public final class BenchmarkSuite {
 				else {
 					options.addProfiler(profiler.substring(0, colon), profiler.substring(colon + 1));
 				}
+			}
+			for (String param : params) {
+				int equals = param.indexOf('=');
+				options.param(param.substring(0, equals), param.substring(equals + 1).split(","));
 			}
 			if (quick) {
 				options.warmupIterations(1)
