@@ -30,11 +30,15 @@ import dev.zklock.testsupport.ZooKeeperProcess;
  * expressions of the benchmarks to run, {@code prof=NAME[:OPTIONS]} for more
  * JMH profilers (such as {@code prof=jfr:dir=target/jfr}) and
  * {@code param=NAME=VALUE[,VALUE...]} for the values of a benchmark parameter (such
- * as {@code param=limits=16/50,32/50} for the hot-key bounds).
+ * as {@code param=limits=16/50,32/50} for the hot-key bounds). The hot-key rows
+ * (classes {@code HotKey*}) run only when a filter names them, such as
+ * {@code full HotKey}, so that they add nothing to the other runs.
  */
 public final class BenchmarkSuite {
 
 	private static final List<String> SERVER_JVM_OPTIONS = List.of("-Xms512m", "-Xmx512m");
+
+	private static final String HOT_KEY_ROWS = "HotKey";
 
 	/**
 	 * A lock cycle waits for a disk sync, so a fork runs only about a thousand cycles
@@ -84,6 +88,10 @@ public final class BenchmarkSuite {
 				options.include(BenchmarkSuite.class.getPackageName() + "\\..*");
 			}
 			filters.forEach(options::include);
+			// the hot-key rows take 12 minutes of their own: only when asked for by name
+			if (filters.stream().noneMatch((filter) -> filter.contains(HOT_KEY_ROWS))) {
+				options.exclude("\\." + HOT_KEY_ROWS);
+			}
 			for (String profiler : profilers) {
 				int colon = profiler.indexOf(':');
 				if (colon < 0) {
