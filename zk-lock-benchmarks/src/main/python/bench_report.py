@@ -469,7 +469,7 @@ def plus_minus(row):
     return f"{fmt(row['rate'])} ± {fmt(row['error'])}" if row["error"] else fmt(row["rate"])
 
 
-def markdown(unc_rows, cont_rows, many, checks, info, results, sbs, goals):
+def markdown(unc_rows, cont_rows, many, checks, info, results, sbs, goals, hot=()):
     out = ["# zk-lock benchmark results", ""]
     sample = next(iter(results.values()), None)
     if info:
@@ -488,6 +488,11 @@ def markdown(unc_rows, cont_rows, many, checks, info, results, sbs, goals):
                    "ZooKeeper operations are the server's `zk_packets_received` delta per cycle; allocation is "
                    "JMH's gc profiler (`gc.alloc.rate.norm`).")
         out.append("")
+    out += list(hot)
+    if all(verdict == "not run" for _, _, _, verdict in goals) and not checks:
+        # a run of other rows only, such as the hot keys'
+        out += ["![cycle time and contended throughput](chart.svg)", ""]
+        return "\n".join(out)
     out += ["## Targets", "", "| measure | target | measured | result |", "| --- | --- | --- | --- |"]
     for measure, target, measured, verdict in goals:
         out.append(f"| {measure} | {target} | {measured} | {verdict_text(verdict)} |")
@@ -633,7 +638,7 @@ def contended_bars(cont_rows, sbs):
     return bars
 
 
-def svg_chart(unc_rows, cont_rows, info, sbs):
+def svg_chart(unc_rows, cont_rows, info, sbs, hot_bars=()):
     width, label_w, bar_w, row_h = 1000, 430, 420, 22
     parts = []
     y = 30
@@ -642,8 +647,10 @@ def svg_chart(unc_rows, cont_rows, info, sbs):
         parts.append(f'<text x="{x:.1f}" y="{yy:.1f}" font-size="{size}" text-anchor="{anchor}" '
                      f'font-weight="{weight}" fill="{fill}">{escape(s)}</text>')
 
-    text(10, y, "Uncontended lock cycle, median (p99 in brackets), microseconds: shorter is better", 14, weight="bold")
-    y += 14
+    if unc_rows:
+        text(10, y, "Uncontended lock cycle, median (p99 in brackets), microseconds: shorter is better", 14,
+             weight="bold")
+        y += 14
     max_median = max((row["median"] for row in unc_rows), default=1)
     for row in unc_rows:
         y += row_h
@@ -681,24 +688,28 @@ def svg_chart(unc_rows, cont_rows, info, sbs):
         x = label_w + bar_w * 1.25 / max_ratio
         parts.append(f'<line x1="{x:.1f}" y1="{top:.1f}" x2="{x:.1f}" y2="{y + 4:.1f}" stroke="#c0392b" '
                      'stroke-dasharray="4,3"/>')
-    y += 40
-    text(10, y, "Contended, one key: acquisitions per second, all threads together: longer is better", 14,
-         weight="bold")
-    y += 14
-    bars = contended_bars(cont_rows, sbs)
-    max_rate = max((bar[2] for bar in bars), default=1) or 1
-    setting = None
-    for bar_setting, label, rate, color in bars:
-        if bar_setting != setting:
-            setting = bar_setting
+    for title, bars in (("Contended, one key: acquisitions per second, all threads together: longer is better",
+                         contended_bars(cont_rows, sbs)),
+                        ("Hot keys, local hand-off (#31): acquisitions per second, alternating with Curator",
+                         list(hot_bars))):
+        if not bars:
+            continue
+        y += 40
+        text(10, y, title, 14, weight="bold")
+        y += 14
+        max_rate = max(bar[2] for bar in bars) or 1
+        setting = None
+        for bar_setting, label, rate, color in bars:
+            if bar_setting != setting:
+                setting = bar_setting
+                y += row_h
+                text(10, y - 6, setting, 12, weight="bold")
             y += row_h
-            text(10, y - 6, setting, 12, weight="bold")
-        y += row_h
-        w = bar_w * rate / max_rate
-        text(label_w - 8, y - 6, label, 11, anchor="end")
-        parts.append(f'<rect x="{label_w}" y="{y - row_h + 6}" width="{w:.1f}" height="{row_h - 8}" '
-                     f'fill="{color}"/>')
-        text(label_w + w + 6, y - 6, f"{rate:,.0f}", 11)
+            w = bar_w * rate / max_rate
+            text(label_w - 8, y - 6, label, 11, anchor="end")
+            parts.append(f'<rect x="{label_w}" y="{y - row_h + 6}" width="{w:.1f}" height="{row_h - 8}" '
+                         f'fill="{color}"/>')
+            text(label_w + w + 6, y - 6, f"{rate:,.0f}", 11)
     if info:
         y += 34
         text(10, y, f"{info.get('started', '?')[:16].replace('T', ' ')} UTC, {info.get('cpu', '?')}, "
@@ -725,11 +736,21 @@ def main(argv):
     sbs = side_by_side(results)
     checks = check_targets(unc, cont_rows, sbs)
     goals = targets(unc, cont_rows, sbs)
+    # imported here, as hot_keys imports this module for its helpers; no __pycache__ in the source tree
+    sys.dont_write_bytecode = True
+    import hot_keys
+    hot = hot_keys.figures(results)
+    hot_goals = hot_keys.targets(hot) if hot else []
     with open(os.path.join(directory, "results.md"), "w", encoding="utf-8") as f:
-        f.write(markdown(unc_rows, cont_rows, many, checks, info, results, sbs, goals))
+        f.write(markdown(unc_rows, cont_rows, many, checks, info, results, sbs, goals,
+                         hot_keys.section(hot, hot_goals)))
     with open(os.path.join(directory, "chart.svg"), "w", encoding="utf-8") as f:
-        f.write(svg_chart(unc_rows, cont_rows, info, sbs))
+        f.write(svg_chart(unc_rows, cont_rows, info, sbs, hot_keys.bars(hot) if hot else []))
     print(f"Wrote {os.path.join(directory, 'results.md')} and {os.path.join(directory, 'chart.svg')}")
+    if hot_goals:
+        print("Hot-key targets (#31):")
+        for measure, target, measured, verdict in hot_goals:
+            print(f"  {verdict_text(verdict):>12}  {measure}: {measured} (target {target})")
     print("Targets:")
     for measure, target, measured, verdict in goals:
         print(f"  {verdict_text(verdict):>12}  {measure}: {measured} (target {target})")

@@ -42,7 +42,7 @@ public class AlternatingBenchmarks {
 	@Warmup(iterations = 4, time = 2)
 	@Measurement(iterations = 4, time = 2)
 	public void zkLockAndCuratorPerThread8(Turn turn, BothCycles thread) throws Exception {
-		thread.cycles[turn.current()].run(thread.probe);
+		thread.run(turn.current());
 		turn.acquired(0);
 	}
 
@@ -55,7 +55,7 @@ public class AlternatingBenchmarks {
 	@Benchmark
 	@Threads(32)
 	public void zkLockAndCuratorPerThread32(Turn turn, BothCycles thread) throws Exception {
-		thread.cycles[turn.current()].run(thread.probe);
+		thread.run(turn.current());
 		turn.acquired(0);
 	}
 
@@ -91,10 +91,28 @@ public class AlternatingBenchmarks {
 		@Setup(Level.Trial)
 		public void prepare(LockFixture fixture) {
 			this.probe.register();
-			this.cycles = new Contestant.Cycle[CONTESTANTS.length];
-			for (int i = 0; i < CONTESTANTS.length; i++) {
-				this.cycles[i] = CONTESTANTS[i].newCycle(fixture);
+			Contestant[] contestants = contestants();
+			this.cycles = new Contestant.Cycle[contestants.length];
+			for (int i = 0; i < contestants.length; i++) {
+				this.cycles[i] = contestants[i].newCycle(fixture);
 			}
+		}
+
+		/**
+		 * The contestants, in the order of {@link AlternatingTurn#current()}.
+		 * @return zk-lock and Curator with a mutex per thread
+		 */
+		Contestant[] contestants() {
+			return CONTESTANTS;
+		}
+
+		/**
+		 * One cycle of a contestant.
+		 * @param contestant its index
+		 * @throws Exception when ZooKeeper fails
+		 */
+		void run(int contestant) throws Exception {
+			this.cycles[contestant].run(this.probe);
 		}
 
 	}

@@ -95,7 +95,23 @@ public abstract class AlternatingTurn {
 		HandoffProbe.drainAll();
 		this.packetsBefore = packets();
 		this.opsBefore = HandoffBoard.shared().opCounts();
+		starting();
 		this.start = System.nanoTime();
+	}
+
+	/**
+	 * Called before each iteration, once {@link #current()} is this iteration's
+	 * contestant; for figures of a subclass's own.
+	 */
+	protected void starting() {
+	}
+
+	/**
+	 * Called after each measured iteration, with the prefix of its contestant's
+	 * figures; for figures of a subclass's own.
+	 * @param name {@code <prefix>.<contestant>}
+	 */
+	protected void measured(String name) {
 	}
 
 	/**
@@ -132,6 +148,7 @@ public abstract class AlternatingTurn {
 			IterationMetrics.publishSum(name + ".handoff.p50sum", drained.percentileMicros(50), "us");
 			IterationMetrics.publishSum(name + ".handoff.iterations", 1, "#");
 		}
+		measured(name);
 	}
 
 	private static long packets() throws IOException {

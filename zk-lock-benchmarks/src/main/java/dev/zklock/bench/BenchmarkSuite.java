@@ -13,6 +13,7 @@ import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
+import dev.zklock.testsupport.FourLetterWords;
 import dev.zklock.testsupport.ZooKeeperProcess;
 
 /**
@@ -26,12 +27,18 @@ import dev.zklock.testsupport.ZooKeeperProcess;
  * <p>
  * Arguments: the output directory and {@code full} or {@code quick} (1 × 1 s
  * warm-up, 2 × 1 s measured, 1,000 keys), optionally followed by regular
- * expressions of the benchmarks to run and {@code prof=NAME[:OPTIONS]} for more
- * JMH profilers (such as {@code prof=jfr:dir=target/jfr}).
+ * expressions of the benchmarks to run, {@code prof=NAME[:OPTIONS]} for more
+ * JMH profilers (such as {@code prof=jfr:dir=target/jfr}) and
+ * {@code param=NAME=VALUE[,VALUE...]} for the values of a benchmark parameter (such
+ * as {@code param=limits=16/50,32/50} for the hot-key bounds). The hot-key rows
+ * (classes {@code HotKey*}) run only when a filter names them, such as
+ * {@code full HotKey}, so that they add nothing to the other runs.
  */
 public final class BenchmarkSuite {
 
 	private static final List<String> SERVER_JVM_OPTIONS = List.of("-Xms512m", "-Xmx512m");
+
+	private static final String HOT_KEY_ROWS = "HotKey";
 
 	/**
 	 * A lock cycle waits for a disk sync, so a fork runs only about a thousand cycles
@@ -55,12 +62,19 @@ public final class BenchmarkSuite {
 			.toList();
 		boolean quick = !mode.isEmpty() && mode.get(0).equals("quick");
 		List<String> rest = mode.stream().skip(mode.isEmpty() ? 0 : 1).toList();
-		List<String> filters = rest.stream().filter((arg) -> !arg.startsWith("prof=")).toList();
+		List<String> filters = rest.stream().filter((arg) -> !arg.startsWith("prof=") && !arg.startsWith("param="))
+			.toList();
 		List<String> profilers = rest.stream().filter((arg) -> arg.startsWith("prof=")).map((arg) -> arg.substring(5))
+			.toList();
+		List<String> params = rest.stream().filter((arg) -> arg.startsWith("param=")).map((arg) -> arg.substring(6))
 			.toList();
 		Files.createDirectories(output);
 		RunInfo info = RunInfo.start(quick ? "quick" : "full");
-		try (ZooKeeperProcess server = ZooKeeperProcess.builder().jvmOptions(SERVER_JVM_OPTIONS).start()) {
+		// wchs and wchc count the watches of the hot-key waiters
+		try (ZooKeeperProcess server = ZooKeeperProcess.builder()
+			.jvmOptions(SERVER_JVM_OPTIONS)
+			.setting("4lw.commands.whitelist", FourLetterWords.WHITELIST + ",wchs,wchc")
+			.start()) {
 			info.zooKeeper(server.connectString());
 			ChainedOptionsBuilder options = new OptionsBuilder()
 				.addProfiler(GCProfiler.class)
@@ -74,6 +88,10 @@ public final class BenchmarkSuite {
 				options.include(BenchmarkSuite.class.getPackageName() + "\\..*");
 			}
 			filters.forEach(options::include);
+			// the hot-key rows take 12 minutes of their own: only when asked for by name
+			if (filters.stream().noneMatch((filter) -> filter.contains(HOT_KEY_ROWS))) {
+				options.exclude("\\." + HOT_KEY_ROWS);
+			}
 			for (String profiler : profilers) {
 				int colon = profiler.indexOf(':');
 				if (colon < 0) {
@@ -82,6 +100,10 @@ public final class BenchmarkSuite {
 				else {
 					options.addProfiler(profiler.substring(0, colon), profiler.substring(colon + 1));
 				}
+			}
+			for (String param : params) {
+				int equals = param.indexOf('=');
+				options.param(param.substring(0, equals), param.substring(equals + 1).split(","));
 			}
 			if (quick) {
 				options.warmupIterations(1)

@@ -6,8 +6,10 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /**
  * A running {@link Contender} JVM.
@@ -24,19 +26,22 @@ final class ContenderProcess implements AutoCloseable {
 	}
 
 	/**
-	 * Start a contender and wait until its threads run.
-	 * @param contestant how it locks
+	 * Start a contender whose threads follow the turn posted on the
+	 * {@link HandoffBoard}, and wait until they run.
+	 * @param contestants how it locks, by turn
 	 * @param threads how many threads it runs
+	 * @param limits the bounds of its tenures with local hand-off ({@link HotKeys#limit})
 	 * @return the running contender
 	 * @throws Exception when it does not start within two minutes
 	 */
-	static ContenderProcess start(Contestant contestant, int threads) throws Exception {
+	static ContenderProcess start(List<Contestant> contestants, int threads, String limits) throws Exception {
 		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
 		Path log = Files.createTempFile("zk-lock-contender", ".log");
+		String names = contestants.stream().map(Contestant::name).collect(Collectors.joining(","));
 		Process process = new ProcessBuilder(java, "-Xms512m", "-Xmx512m", BenchmarkSuite.COMPILE_THRESHOLD_SCALING, "-cp", System.getProperty("java.class.path"),
 				"-D" + BenchContext.CONNECT_PROPERTY + "=" + BenchContext.connectString(),
 				"-D" + HandoffBoard.FILE_PROPERTY + "=" + HandoffBoard.shared().file(), Contender.class.getName(),
-				contestant.name(), Integer.toString(threads))
+				names, Integer.toString(threads), limits)
 			.redirectError(log.toFile())
 			.start();
 		ContenderProcess contender = new ContenderProcess(process, log);

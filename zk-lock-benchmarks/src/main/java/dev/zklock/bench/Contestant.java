@@ -5,6 +5,10 @@ import java.util.concurrent.locks.Lock;
 
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 
+import dev.zklock.LockRequest;
+import dev.zklock.LockTemplate;
+import dev.zklock.annotation.LockMode;
+
 /**
  * The ways a thread contends for the one contended key, each marking the hand-off
  * on its {@link HandoffProbe} the same way: right after the lock arrives and
@@ -22,6 +26,21 @@ public enum Contestant {
 			return (probe) -> {
 				probe.starting();
 				service.contended(LockFixture.CONTENDED_KEY, probe);
+			};
+		}
+	},
+
+	/**
+	 * zk-lock with local hand-off ({@link HotKeys}) through {@code LockTemplate}.
+	 */
+	HOT_KEY {
+		@Override
+		Cycle newCycle(LockFixture fixture) {
+			LockTemplate template = fixture.context().template();
+			LockRequest request = HotKeys.request(HotKeys.NAME, LockMode.MUTEX);
+			return (probe) -> {
+				probe.starting();
+				HotKeys.hold(template, request, probe);
 			};
 		}
 	},

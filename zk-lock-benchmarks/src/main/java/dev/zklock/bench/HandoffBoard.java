@@ -20,6 +20,12 @@ import org.jspecify.annotations.Nullable;
  * ({@link OpCounts}). {@link System#nanoTime()} reads the machine's monotonic
  * clock, so release and acquisition times of two JVMs on one machine can be
  * subtracted.
+ * <p>
+ * It also keeps the runs of consecutive acquisitions by one JVM (the longest, in
+ * acquisitions and in time from its first to its last acquisition, and how many
+ * runs there were), written by the holder inside its critical section, so that a
+ * MUTEX needs no more synchronization; and whose turn it is in an alternating run,
+ * for a contending JVM to follow.
  */
 public final class HandoffBoard {
 
@@ -38,13 +44,33 @@ public final class HandoffBoard {
 	// then one counter per type of OpCounts.TYPES
 	private static final int OPS = 16;
 
-	private static final int SIZE = 128;
+	private static final int TURN = 128;
+
+	private static final int RUN_HOLDER = 136;
+
+	private static final int RUN_LENGTH = 144;
+
+	private static final int RUN_START = 152;
+
+	private static final int RUNS = 160;
+
+	private static final int LONGEST_RUN = 168;
+
+	private static final int LONGEST_RUN_NANOS = 176;
+
+	private static final int SWITCH_NANOS = 184;
+
+	private static final int SWITCHES = 192;
+
+	private static final int SIZE = 256;
 
 	private static @Nullable HandoffBoard shared;
 
 	private final Path file;
 
 	private final MappedByteBuffer buffer;
+
+	private final long pid = ProcessHandle.current().pid();
 
 	private HandoffBoard(Path file) throws IOException {
 		this.file = file;
@@ -97,14 +123,77 @@ public final class HandoffBoard {
 	 * @return {@link System#nanoTime()} of that moment, 0 before the first release
 	 */
 	public long lastRelease() {
-		return (long) LONGS.getVolatile(this.buffer, LAST_RELEASE);
+		return get(LAST_RELEASE);
 	}
 
 	/**
-	 * Count one acquisition.
+	 * Count one acquisition, and add it to this JVM's run. Called by the holder of a
+	 * MUTEX, before it releases.
 	 */
 	public void acquired() {
 		LONGS.getAndAdd(this.buffer, ACQUISITIONS, 1L);
+		long now = System.nanoTime();
+		long holder = get(RUN_HOLDER);
+		long length;
+		if (holder == this.pid) {
+			length = get(RUN_LENGTH) + 1;
+		}
+		else {
+			length = 1;
+			LONGS.setVolatile(this.buffer, RUN_HOLDER, this.pid);
+			LONGS.setVolatile(this.buffer, RUN_START, now);
+			LONGS.getAndAdd(this.buffer, RUNS, 1L);
+			if (holder != 0) {
+				// from another JVM's holder, not the first run after drainRuns()
+				LONGS.getAndAdd(this.buffer, SWITCHES, 1L);
+				LONGS.getAndAdd(this.buffer, SWITCH_NANOS, now - get(LAST_RELEASE));
+			}
+		}
+		LONGS.setVolatile(this.buffer, RUN_LENGTH, length);
+		if (length > get(LONGEST_RUN)) {
+			LONGS.setVolatile(this.buffer, LONGEST_RUN, length);
+		}
+		long lasted = now - get(RUN_START);
+		if (lasted > get(LONGEST_RUN_NANOS)) {
+			LONGS.setVolatile(this.buffer, LONGEST_RUN_NANOS, lasted);
+		}
+	}
+
+	/**
+	 * The runs since the last call, and start counting afresh: the next acquisition
+	 * starts a run, so that no run counts acquisitions from before the call.
+	 * @return the runs
+	 */
+	public Runs drainRuns() {
+		Runs runs = new Runs(get(RUNS), get(LONGEST_RUN), get(LONGEST_RUN_NANOS), get(SWITCHES),
+				get(SWITCH_NANOS));
+		LONGS.setVolatile(this.buffer, RUN_HOLDER, 0L);
+		LONGS.setVolatile(this.buffer, RUNS, 0L);
+		LONGS.setVolatile(this.buffer, SWITCHES, 0L);
+		LONGS.setVolatile(this.buffer, SWITCH_NANOS, 0L);
+		LONGS.setVolatile(this.buffer, LONGEST_RUN, 0L);
+		LONGS.setVolatile(this.buffer, LONGEST_RUN_NANOS, 0L);
+		return runs;
+	}
+
+	/**
+	 * Post whose turn it is in an alternating run.
+	 * @param contestant the index of the contestant
+	 */
+	public void turn(int contestant) {
+		LONGS.setVolatile(this.buffer, TURN, (long) contestant);
+	}
+
+	/**
+	 * Whose turn it is in an alternating run.
+	 * @return the index of the contestant, 0 until one is posted
+	 */
+	public int turn() {
+		return (int) get(TURN);
+	}
+
+	private long get(int offset) {
+		return (long) LONGS.getVolatile(this.buffer, offset);
 	}
 
 	/**
@@ -122,7 +211,7 @@ public final class HandoffBoard {
 	public long[] opCounts() {
 		long[] counts = new long[OpCounts.TYPES.length];
 		for (int i = 0; i < counts.length; i++) {
-			counts[i] = (long) LONGS.getVolatile(this.buffer, OPS + 8 * i);
+			counts[i] = get(OPS + 8 * i);
 		}
 		return counts;
 	}
@@ -132,7 +221,22 @@ public final class HandoffBoard {
 	 * @return the count
 	 */
 	public long acquisitions() {
-		return (long) LONGS.getVolatile(this.buffer, ACQUISITIONS);
+		return get(ACQUISITIONS);
+	}
+
+	/**
+	 * Runs of consecutive acquisitions by one JVM.
+	 *
+	 * @param count how many runs started
+	 * @param longest the most acquisitions in one run
+	 * @param longestNanos the longest time from the first to the last acquisition of
+	 * one run
+	 * @param switches how many runs followed a run of another JVM
+	 * @param switchNanos the time from the last release of each of those runs to the
+	 * first acquisition of the next, added up: hand-offs from one JVM to another
+	 */
+	public record Runs(long count, long longest, long longestNanos, long switches, long switchNanos) {
+
 	}
 
 }

@@ -1,8 +1,5 @@
 package dev.zklock.bench;
 
-import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.util.concurrent.TimeUnit;
 
 import org.openjdk.jmh.annotations.Benchmark;
@@ -19,7 +16,6 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.IterationParams;
-import org.openjdk.jmh.runner.IterationType;
 
 /**
  * The headline ratios measured side by side, for every mode. Each operation runs
@@ -35,7 +31,7 @@ import org.openjdk.jmh.runner.IterationType;
  * {@code paired-write.}, {@code paired-semaphore1.} and {@code paired-semaphore3.}
  * for the other modes: CPU time of the calling thread per cycle (µs), which leaves
  * out ZooKeeper's client threads and is what the lock's own code costs. After each
- * measured iteration, {@value #COUNTED_CYCLES} more cycles of each kind run one kind
+ * measured iteration, {@value CycleTimes#COUNTED_CYCLES} more cycles of each kind run one kind
  * at a time between two reads of the server's request count, published as
  * {@code <prefix><kind>.zk.ops}: ZooKeeper requests per cycle of that kind alone (the
  * server's count), and {@code <prefix><kind>.zk.<type>} by type ({@link OpCounts}).
@@ -52,11 +48,6 @@ public class PairedBenchmarks {
 	private static final String[] KINDS = { "floor", "curator", "annotated" };
 
 	/**
-	 * Cycles of each kind counted after a measured iteration.
-	 */
-	static final int COUNTED_CYCLES = 64;
-
-	/**
 	 * The lock mode of the Curator and annotated cycles; SEMAPHORE1 and SEMAPHORE3 are
 	 * SEMAPHORE with one and three permits.
 	 */
@@ -65,10 +56,6 @@ public class PairedBenchmarks {
 
 	private final CycleTimes times = new CycleTimes(KINDS);
 
-	private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-
-	private int turn;
-
 	/**
 	 * One cycle of each kind, in rotating order.
 	 * @param fixture the locks
@@ -76,16 +63,7 @@ public class PairedBenchmarks {
 	 */
 	@Benchmark
 	public void floorCuratorAnnotated(LockFixture fixture) throws Exception {
-		int first = this.turn;
-		this.turn = (this.turn + 1) % KINDS.length;
-		for (int i = 0; i < KINDS.length; i++) {
-			int kind = (first + i) % KINDS.length;
-			long cpuStart = this.threads.getCurrentThreadCpuTime();
-			long start = System.nanoTime();
-			cycle(fixture, kind);
-			long end = System.nanoTime();
-			this.times.record(kind, end - start, this.threads.getCurrentThreadCpuTime() - cpuStart);
-		}
+		this.times.runEach((kind) -> cycle(fixture, kind));
 	}
 
 	private void cycle(LockFixture fixture, int kind) throws Exception {
@@ -106,23 +84,7 @@ public class PairedBenchmarks {
 	@TearDown(Level.Iteration)
 	public void publish(IterationParams iteration, LockFixture fixture) throws Exception {
 		String prefix = prefix(this.mode);
-		CycleTimes.Summary summary = this.times.publish(prefix);
-		if (iteration.getType() == IterationType.MEASUREMENT) {
-			for (int kind = 0; kind < KINDS.length; kind++) {
-				long before = packets();
-				long[] opsBefore = HandoffBoard.shared().opCounts();
-				for (int i = 0; i < COUNTED_CYCLES; i++) {
-					cycle(fixture, kind);
-				}
-				IterationMetrics.publish(prefix + KINDS[kind] + ".zk.ops",
-						(double) (packets() - before) / COUNTED_CYCLES, "ops/cycle");
-				long[] ops = HandoffBoard.shared().opCounts();
-				for (int i = 0; i < ops.length; i++) {
-					IterationMetrics.publish(prefix + KINDS[kind] + ".zk." + OpCounts.TYPES[i],
-							(double) (ops[i] - opsBefore[i]) / COUNTED_CYCLES, "ops/cycle");
-				}
-			}
-		}
+		CycleTimes.Summary summary = this.times.publish(prefix, iteration, (kind) -> cycle(fixture, kind));
 		if (summary == null) {
 			return;
 		}
@@ -136,10 +98,6 @@ public class PairedBenchmarks {
 
 	static String prefix(String mode) {
 		return mode.equals("MUTEX") ? "paired." : "paired-" + mode.toLowerCase() + ".";
-	}
-
-	private static long packets() throws IOException {
-		return ZooKeeperMonitor.packetsReceived(BenchContext.connectString());
 	}
 
 }

@@ -18,6 +18,8 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
+import dev.zklock.annotation.LockMode;
+
 /**
  * READ-heavy contention: {@value #READERS} reader threads and one writer thread of
  * one JVM on one key, {@code @DistributedLock} READ/WRITE against Curator's
@@ -49,12 +51,7 @@ public class ReadHeavyBenchmarks {
 	@Group("readHeavy")
 	@GroupThreads(READERS)
 	public void reader(Turn turn, ReadWriteLocks thread) throws Exception {
-		if (turn.current() == 0) {
-			thread.service.contendedRead(LockFixture.CONTENDED_KEY);
-		}
-		else {
-			cycle(thread.curator.readLock());
-		}
+		thread.read(turn.current());
 		turn.acquired(READER);
 	}
 
@@ -68,20 +65,8 @@ public class ReadHeavyBenchmarks {
 	@Group("readHeavy")
 	@GroupThreads(1)
 	public void writer(Turn turn, ReadWriteLocks thread) throws Exception {
-		if (turn.current() == 0) {
-			thread.service.contendedWrite(LockFixture.CONTENDED_KEY);
-		}
-		else {
-			cycle(thread.curator.writeLock());
-		}
+		thread.write(turn.current());
 		turn.acquired(WRITER);
-	}
-
-	private static void cycle(InterProcessMutex lock) throws Exception {
-		if (!lock.acquire(60, TimeUnit.SECONDS)) {
-			throw new IllegalStateException("Curator read/write lock not acquired in 60 s");
-		}
-		lock.release();
 	}
 
 	/**
@@ -105,7 +90,9 @@ public class ReadHeavyBenchmarks {
 	@State(Scope.Thread)
 	public static class ReadWriteLocks {
 
-		private LockedService service;
+		private Runnable zkLockRead;
+
+		private Runnable zkLockWrite;
 
 		private InterProcessReadWriteLock curator;
 
@@ -115,8 +102,40 @@ public class ReadHeavyBenchmarks {
 		 */
 		@Setup(Level.Trial)
 		public void prepare(LockFixture fixture) {
-			this.service = fixture.service();
+			this.zkLockRead = zkLock(fixture, LockMode.READ);
+			this.zkLockWrite = zkLock(fixture, LockMode.WRITE);
 			this.curator = fixture.curatorRecipes().newContendedReadWriteLock();
+		}
+
+		/**
+		 * zk-lock's cycle in a mode.
+		 * @param fixture the locks
+		 * @param mode READ or WRITE
+		 * @return one call of the annotated method
+		 */
+		Runnable zkLock(LockFixture fixture, LockMode mode) {
+			LockedService service = fixture.service();
+			return (mode == LockMode.READ) ? () -> service.contendedRead(LockFixture.CONTENDED_KEY)
+					: () -> service.contendedWrite(LockFixture.CONTENDED_KEY);
+		}
+
+		void read(int contestant) throws Exception {
+			cycle(contestant, this.zkLockRead, this.curator.readLock());
+		}
+
+		void write(int contestant) throws Exception {
+			cycle(contestant, this.zkLockWrite, this.curator.writeLock());
+		}
+
+		private static void cycle(int contestant, Runnable zkLock, InterProcessMutex curator) throws Exception {
+			if (contestant == 0) {
+				zkLock.run();
+				return;
+			}
+			if (!curator.acquire(60, TimeUnit.SECONDS)) {
+				throw new IllegalStateException("Curator read/write lock not acquired in 60 s");
+			}
+			curator.release();
 		}
 
 	}

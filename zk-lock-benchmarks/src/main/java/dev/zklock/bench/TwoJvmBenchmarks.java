@@ -1,5 +1,6 @@
 package dev.zklock.bench;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.openjdk.jmh.annotations.Benchmark;
@@ -15,6 +16,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
  * Two JVMs with 4 threads each want one key. The score is this JVM's
@@ -64,15 +66,21 @@ public class TwoJvmBenchmarks {
 	 */
 	public abstract static class OtherJvm {
 
+		private static final String LIMITS = "limits";
+
 		private ContenderProcess process;
 
 		/**
-		 * Start the other JVM.
+		 * Start the other JVM, with the benchmark's bounds of tenures with local
+		 * hand-off ({@code limits}) when it has them.
+		 * @param benchmark the benchmark
 		 * @throws Exception when it does not start
 		 */
 		@Setup(Level.Trial)
-		public void start() throws Exception {
-			this.process = ContenderProcess.start(contestant(), CONTENDER_THREADS);
+		public void start(BenchmarkParams benchmark) throws Exception {
+			String limits = benchmark.getParamsKeys().contains(LIMITS) ? benchmark.getParam(LIMITS)
+					: HotKeys.DEFAULT_LIMITS;
+			this.process = ContenderProcess.start(contestants(), CONTENDER_THREADS, limits);
 		}
 
 		/**
@@ -84,7 +92,12 @@ public class TwoJvmBenchmarks {
 			this.process.close();
 		}
 
-		abstract Contestant contestant();
+		/**
+		 * How the other JVM locks: with more than one contestant, it follows the turn
+		 * on the {@link HandoffBoard}.
+		 * @return the contestants, in the turn's order
+		 */
+		abstract List<Contestant> contestants();
 
 	}
 
@@ -95,8 +108,8 @@ public class TwoJvmBenchmarks {
 	public static class ZkLockContender extends OtherJvm {
 
 		@Override
-		Contestant contestant() {
-			return Contestant.ZK_LOCK;
+		List<Contestant> contestants() {
+			return List.of(Contestant.ZK_LOCK);
 		}
 
 	}
@@ -108,8 +121,8 @@ public class TwoJvmBenchmarks {
 	public static class CuratorContender extends OtherJvm {
 
 		@Override
-		Contestant contestant() {
-			return Contestant.CURATOR_PER_THREAD;
+		List<Contestant> contestants() {
+			return List.of(Contestant.CURATOR_PER_THREAD);
 		}
 
 	}

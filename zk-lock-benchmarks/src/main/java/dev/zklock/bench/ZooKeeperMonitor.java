@@ -7,9 +7,9 @@ import java.util.Map;
 import dev.zklock.testsupport.FourLetterWords;
 
 /**
- * Reads a ZooKeeper server's counters with the {@code mntr} four-letter word.
- * Four-letter words do not count as client packets, so reading them does not
- * disturb the counts.
+ * Reads a ZooKeeper server's counters with the {@code mntr} four-letter word, and
+ * its watches with {@code wchs} and {@code wchc}. Four-letter words do not count as
+ * client packets, so reading them does not disturb the counts.
  */
 public final class ZooKeeperMonitor {
 
@@ -45,6 +45,46 @@ public final class ZooKeeperMonitor {
 	 */
 	public static long packetsReceived(String connectString) throws IOException {
 		return Long.parseLong(mntr(connectString).get("zk_packets_received"));
+	}
+
+	/**
+	 * The watches one session has set on a path or below it, from {@code wchc}
+	 * (which lists each session's watched paths, data and child watches alike).
+	 * @param connectString {@code host:port} of one server
+	 * @param sessionId the session
+	 * @param path the path
+	 * @return the number of watched paths
+	 * @throws IOException when the server does not answer
+	 */
+	public static int watchesOf(String connectString, long sessionId, String path) throws IOException {
+		String session = "0x" + Long.toHexString(sessionId);
+		boolean ours = false;
+		int count = 0;
+		for (String line : command(connectString, "wchc").split("\n")) {
+			if (!line.startsWith("\t") && !line.isBlank()) {
+				ours = line.trim().equals(session);
+			}
+			else if (ours && (line.trim().equals(path) || line.trim().startsWith(path + "/"))) {
+				count++;
+			}
+		}
+		return count;
+	}
+
+	/**
+	 * Every watch the server holds, from {@code wchs} ({@code Total watches:}).
+	 * @param connectString {@code host:port} of one server
+	 * @return the count
+	 * @throws IOException when the server does not answer
+	 */
+	public static long totalWatches(String connectString) throws IOException {
+		String answer = command(connectString, "wchs");
+		int at = answer.indexOf("Total watches:");
+		if (at < 0) {
+			throw new IOException("ZooKeeper at " + connectString + " gave no watch count; is 'wchs' in "
+					+ "4lw.commands.whitelist?");
+		}
+		return Long.parseLong(answer.substring(at + "Total watches:".length()).trim());
 	}
 
 	/**
