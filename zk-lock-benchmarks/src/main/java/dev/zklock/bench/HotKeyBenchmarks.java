@@ -16,8 +16,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Hot keys (issue #31): 8 and 32 threads of one JVM on one key, iterations
  * alternating between zk-lock with local hand-off ({@link HotKeys}: a
- * {@code LockTemplate} request with {@code localHandoff(true)}, as
- * {@code @DistributedLock(localHandoff = true)} is not merged yet) and raw Curator
+ * {@code LockTemplate} request with {@code localHandoff(true)}, the request
+ * {@code @DistributedLock(localHandoff = true)} builds) and raw Curator
  * with one {@code InterProcessMutex} per thread ({@link HotKeyTurn}, A B B A).
  * Published under {@code hotKey<threads>.zkLock.} and
  * {@code hotKey<threads>.curatorPerThread.}.

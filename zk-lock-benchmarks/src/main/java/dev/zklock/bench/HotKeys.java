@@ -11,9 +11,8 @@ import dev.zklock.core.CuratorLockManager;
  * The hot-key rows' locks (issue #31): requests with local hand-off
  * ({@code LockRequest.Builder.localHandoff(true)}) on the one contended key, run
  * through zk-lock's {@link LockTemplate} as an application would, and the tenure
- * bounds of a run. {@code @DistributedLock(localHandoff = true)} and the
- * {@code zk-lock.local-handoff.*} properties are not merged yet, so the rows set
- * the bounds on the lock manager.
+ * bounds of a run, set on the lock manager as the
+ * {@code zk-lock.local-handoff.*} properties would, so that one fork can sweep them.
  */
 final class HotKeys {
 
