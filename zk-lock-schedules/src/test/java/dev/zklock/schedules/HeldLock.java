@@ -7,6 +7,7 @@ import java.util.concurrent.locks.LockSupport;
 
 import dev.zklock.LockContext;
 import dev.zklock.annotation.LockMode;
+import dev.zklock.core.AsyncLockHandle;
 import dev.zklock.schedules.ScheduleClient.Loss;
 
 /**
@@ -17,6 +18,9 @@ import dev.zklock.schedules.ScheduleClient.Loss;
  * its node.
  */
 final class HeldLock {
+
+	/** Why a holder believes it holds no more when its own {@code isHeld()} said so first. */
+	static final String NOT_HELD = "isHeld() false";
 
 	private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
@@ -42,6 +46,9 @@ final class HeldLock {
 
 	private final List<Long> tokens = new ArrayList<>();
 
+	// whose losses are this hold's: the holders of one tenure of local hand-off share its token
+	private final long threadId;
+
 	private long lostAt = -1;
 
 	private String reason = "";
@@ -55,6 +62,7 @@ final class HeldLock {
 		this.mode = lock.mode();
 		this.permits = permits;
 		this.trusting = trusting;
+		this.threadId = (lock instanceof AsyncLockHandle) ? 0 : Thread.currentThread().getId();
 		this.heldAtGrant = lock.isHeld();
 		for (String key : keys) {
 			this.tokens.add(lock.fencingToken(key));
@@ -111,7 +119,7 @@ final class HeldLock {
 		}
 		if (!this.lock.isHeld()) {
 			this.lostAt = now;
-			this.reason = "isHeld() false";
+			this.reason = NOT_HELD;
 			return false;
 		}
 		return true;
@@ -119,7 +127,7 @@ final class HeldLock {
 
 	private Loss announcedLoss() {
 		for (int i = 0; i < this.keys.size(); i++) {
-			Loss loss = this.client.lossOf(this.name, this.keys.get(i), this.tokens.get(i));
+			Loss loss = this.client.lossOf(this.name, this.keys.get(i), this.tokens.get(i), this.threadId);
 			if (loss != null) {
 				return loss;
 			}

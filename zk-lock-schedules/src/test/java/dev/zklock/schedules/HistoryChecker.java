@@ -34,7 +34,11 @@ import dev.zklock.schedules.History.Write;
  * <li>A holder whose node was deleted with a plain ZooKeeper delete sees the loss
  * within the notice, unless its connection was down or cut off then
  * ({@link Deletions}).</li>
- * <li>Tokens of exclusive holders of a key grow in grant order.</li>
+ * <li>Tokens of exclusive holders of a key grow in grant order; they are equal only
+ * for holders of one tenure of local hand-off, one after the other ({@link Tenures}),
+ * which holds no more once any of its holders saw its loss, and passes on ahead of a
+ * waiter outside its local queue at most {@code maxPasses} times, within
+ * {@code maxTime}.</li>
  * <li>No accepted fenced write is stale: none from a holder after a later holder of
  * the key has written.</li>
  * <li>Every acquisition ends within its timeout plus {@link #deadlineBound}, or within
@@ -48,7 +52,9 @@ import dev.zklock.schedules.History.Write;
  * before it grants).</li>
  * <li>Of two exclusive waiters of one key that asked at least 250 ms apart, the first
  * is granted first, unless a fault, a connection outage or a deletion came between
- * that was not over 250 ms before the second asked ({@link GrantChecks}).</li>
+ * that was not over 250 ms before the second asked, or the second was passed the key
+ * within a tenure of local hand-off of which the first was no local waiter
+ * ({@link GrantChecks}).</li>
  * <li>After the schedule quiesced, no lock node and no registry entry is left.</li>
  * </ul>
  */
@@ -81,14 +87,33 @@ final class HistoryChecker {
 
 	private final long deadlineBound;
 
+	private final int maxPasses;
+
+	private final long maxTime;
+
 	/**
 	 * A checker.
 	 * @param lossNotice how late a holder may see a loss
 	 * @param deadlineBound how far past its deadline an acquisition may end
+	 * @param maxPasses the clients' bound of a tenure's passes while another waits
+	 * @param maxTime the clients' bound of a tenure's time while another waits
 	 */
-	HistoryChecker(Duration lossNotice, Duration deadlineBound) {
+	HistoryChecker(Duration lossNotice, Duration deadlineBound, int maxPasses, Duration maxTime) {
 		this.lossNotice = lossNotice.toNanos();
 		this.deadlineBound = deadlineBound.toNanos();
+		this.maxPasses = maxPasses;
+		this.maxTime = maxTime.toNanos();
+	}
+
+	/**
+	 * The tenures of local hand-off of a history, with the rules this checker reads
+	 * them by, for the figures of a run.
+	 * @param history the history
+	 * @return its tenures
+	 */
+	Tenures tenures(History history) {
+		return new Tenures(history, new Deletions(history, this.lossNotice), this.maxPasses, this.maxTime,
+				this.lossNotice);
 	}
 
 	List<Violation> check(History history) {
@@ -99,13 +124,15 @@ final class HistoryChecker {
 		Excuses excuses = new Excuses(history.outages(), history.revocations(), new Deletions(history, this.lossNotice),
 				new Stops(history, this.lossNotice));
 		byKey.values().forEach((holds) -> checkExclusion(holds, excuses, violations));
-		byKey.values().forEach((holds) -> checkTokens(holds, violations));
+		Tenures tenures = new Tenures(history, excuses.deletions(), this.maxPasses, this.maxTime, this.lossNotice);
+		byKey.values().forEach((holds) -> checkTokens(holds, tenures, violations));
+		tenures.check(violations);
 		excuses.deletions().check(history.holds(), violations);
 		excuses.stops().check(history.holds(), violations);
 		checkWrites(history, violations);
 		checkOps(history, excuses.stops(), violations);
 		GrantChecks.checkHeld(history, excuses.deletions(), violations);
-		GrantChecks.checkOrder(history, excuses.deletions(), violations);
+		GrantChecks.checkOrder(history, excuses.deletions(), tenures, violations);
 		history.leftovers().forEach((left) -> violations.add(new Violation("left after quiescence", left)));
 		return violations;
 	}
@@ -146,7 +173,8 @@ final class HistoryChecker {
 		}
 	}
 
-	private void checkTokens(List<Hold> holds, List<Violation> violations) {
+	// larger in grant order; equal only within a tenure of local hand-off
+	private void checkTokens(List<Hold> holds, Tenures tenures, List<Violation> violations) {
 		List<Hold> exclusive = holds.stream()
 			.filter(Hold::exclusive)
 			.sorted(Comparator.comparingLong(Hold::start))
@@ -155,7 +183,8 @@ final class HistoryChecker {
 			for (int j = 0; j < i; j++) {
 				Hold earlier = exclusive.get(j);
 				Hold later = exclusive.get(i);
-				if (earlier.chain() != later.chain() && later.token() <= earlier.token()) {
+				if (earlier.chain() != later.chain() && later.token() <= earlier.token()
+						&& !(later.token() == earlier.token() && tenures.consecutive(earlier, later, holds))) {
 					violations.add(new Violation("token went back", describe(later) + " after " + describe(earlier)));
 				}
 			}

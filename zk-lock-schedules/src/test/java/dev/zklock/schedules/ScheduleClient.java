@@ -37,6 +37,16 @@ final class ScheduleClient implements AutoCloseable {
 	record Loss(long at, String reason) {
 	}
 
+	/** How many times a tenure of local hand-off passes on once another client waits, at most. */
+	static final int MAX_PASSES = 2;
+
+	/**
+	 * How long a tenure of local hand-off passes on once another client waits, at
+	 * most: longer than a long hold and a few short ones, so that {@link #MAX_PASSES}
+	 * ends most tenures of a hot key, and the longer holds end theirs by time.
+	 */
+	static final Duration MAX_TIME = Duration.ofSeconds(1);
+
 	final int index;
 
 	final ZooKeeperProxy proxy;
@@ -71,8 +81,11 @@ final class ScheduleClient implements AutoCloseable {
 		this.manager = new CuratorLockManager(this.curator, basePath, Duration.ofSeconds(10));
 		this.detector = ManualPauseDetectors.onClock(this::pauseClock, PAUSE_THRESHOLD).start();
 		this.manager.setPauseDetector(this.detector);
-		this.manager.addLockLossListener((lock, reason) -> this.losses.putIfAbsent(lossKey(lock),
-				new Loss(System.nanoTime(), reason.name())));
+		this.manager.setLocalHandoffLimits(MAX_PASSES, MAX_TIME);
+		// by holder: the holders of one tenure share its token, and each hears of its own loss
+		this.manager.addLockLossListener((lock, reason) -> this.losses
+			.putIfAbsent(lossKey(lock.name(), lock.key(), lock.fencingToken(), lock.threadId()),
+					new Loss(System.nanoTime(), reason.name())));
 		this.async = this.manager.async(null);
 		// a warm engine, as an application's is most of the time: its first call may wait longer (COLD_ANSWER_LIMIT)
 		try (LockHandle warmUp = this.manager.acquire(LockRequest.named("warm-up").timeout(Duration.ofSeconds(10)).build())) {
@@ -150,14 +163,16 @@ final class ScheduleClient implements AutoCloseable {
 	 * @param name the lock
 	 * @param key the key
 	 * @param token the hold's token of that key
+	 * @param threadId the id of the thread that asked for it, 0 for an asynchronous
+	 * hold (as {@link LockInfo#threadId()} has it)
 	 * @return the loss, or {@code null}
 	 */
-	Loss lossOf(String name, String key, long token) {
-		return this.losses.get(name + "/" + key + "/" + token);
+	Loss lossOf(String name, String key, long token, long threadId) {
+		return this.losses.get(lossKey(name, key, token, threadId));
 	}
 
-	private static String lossKey(LockInfo lock) {
-		return lock.name() + "/" + lock.key() + "/" + lock.fencingToken();
+	private static String lossKey(String name, String key, long token, long threadId) {
+		return name + "/" + key + "/" + token + "/" + threadId;
 	}
 
 	@Override
