@@ -3,12 +3,14 @@ package dev.zklock.schedules;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToLongFunction;
 import java.util.stream.Collectors;
 
 import dev.zklock.annotation.LockMode;
@@ -34,7 +36,8 @@ import dev.zklock.schedules.History.Write;
  * <li>A holder whose node was deleted with a plain ZooKeeper delete sees the loss
  * within the notice, unless its connection was down or cut off then
  * ({@link Deletions}).</li>
- * <li>Tokens of exclusive holders of a key grow in grant order; they are equal only
+ * <li>Tokens of exclusive holders of a key grow in the order their callers had their
+ * grants; they are equal only
  * for holders of one tenure of local hand-off, one after the other ({@link Tenures}),
  * which holds no more once any of its holders saw its loss, and passes on ahead of a
  * waiter outside its local queue at most {@code maxPasses} times, within
@@ -125,7 +128,8 @@ final class HistoryChecker {
 				new Stops(history, this.lossNotice));
 		byKey.values().forEach((holds) -> checkExclusion(holds, excuses, violations));
 		Tenures tenures = new Tenures(history, excuses.deletions(), this.maxPasses, this.maxTime, this.lossNotice);
-		byKey.values().forEach((holds) -> checkTokens(holds, tenures, violations));
+		ToLongFunction<Hold> granted = granted(history);
+		byKey.values().forEach((holds) -> checkTokens(holds, granted, tenures, violations));
 		tenures.check(violations);
 		excuses.deletions().check(history.holds(), violations);
 		excuses.stops().check(history.holds(), violations);
@@ -174,10 +178,12 @@ final class HistoryChecker {
 	}
 
 	// larger in grant order; equal only within a tenure of local hand-off
-	private void checkTokens(List<Hold> holds, Tenures tenures, List<Violation> violations) {
+	// In the order the callers had their grants
+	private void checkTokens(List<Hold> holds, ToLongFunction<Hold> granted, Tenures tenures,
+			List<Violation> violations) {
 		List<Hold> exclusive = holds.stream()
 			.filter(Hold::exclusive)
-			.sorted(Comparator.comparingLong(Hold::start))
+			.sorted(Comparator.comparingLong(granted))
 			.toList();
 		for (int i = 1; i < exclusive.size(); i++) {
 			for (int j = 0; j < i; j++) {
@@ -282,6 +288,27 @@ final class HistoryChecker {
 			}
 		}
 		return excuses.stops().believedEnd(hold, excuses.deletions().believedEnd(hold, end));
+	}
+
+	/**
+	 * When a hold's caller had its grant: a holder records its hold a moment after its
+	 * caller had the grant, and that moment may come late (a loaded machine, a process
+	 * stopped just then), after the next holder's grant once the first one's session
+	 * ended. A step's later holds of a key (re-entries, nested locks) count from their
+	 * own start.
+	 * @param history the history
+	 * @return the moment of each hold
+	 */
+	static ToLongFunction<Hold> granted(History history) {
+		Map<Integer, Long> answered = new HashMap<>();
+		history.ops()
+			.stream()
+			.filter((op) -> op.outcome() == Outcome.GRANTED)
+			.forEach((op) -> answered.merge(op.id(), op.completed(), Math::min));
+		Map<String, Long> firstStart = new HashMap<>();
+		history.holds().forEach((hold) -> firstStart.merge(hold.chain() + "/" + hold.lockKey(), hold.start(), Math::min));
+		return (hold) -> (hold.start() == firstStart.get(hold.chain() + "/" + hold.lockKey()))
+				? Math.min(hold.start(), answered.getOrDefault(hold.chain(), hold.start())) : hold.start();
 	}
 
 	static boolean conflict(LockMode a, LockMode b) {
