@@ -74,7 +74,7 @@ final class GrantChecks {
 	static void checkHeld(History history, Deletions deletions, List<Violation> violations) {
 		ToLongFunction<Hold> granted = HistoryChecker.granted(history);
 		for (Hold hold : history.holds()) {
-			if (!hold.heldAtGrant() && !takenAway(history, deletions, hold)
+			if (!hold.heldAtGrant() && !takenAway(history, deletions, hold) && !reentered(history, hold)
 					&& !HistoryChecker.outageDuring(history, hold.client(), hold.start() - GRANT_SLACK_NANOS,
 							hold.start() + GRANT_SLACK_NANOS)
 					&& !pausedAtGrant(history, hold, granted.applyAsLong(hold))) {
@@ -94,6 +94,16 @@ final class GrantChecks {
 							&& revocation.start() <= hold.start() + GRANT_SLACK_NANOS)
 				|| deletions.between(hold.lockKey(), hold.start() - GRANT_SLACK_NANOS,
 						hold.start() + GRANT_SLACK_NANOS);
+	}
+
+	// A re-entry is counted in its thread's slot, without ZooKeeper: re-entering a lock that the thread's outer hold
+	// has lost gives a handle that is not held, as the outer one is not
+	private static boolean reentered(History history, Hold hold) {
+		return history.holds()
+			.stream()
+			.anyMatch((outer) -> outer.chain() == hold.chain() && outer.lockKey().equals(hold.lockKey())
+					&& outer.mode() == hold.mode() && outer.token() == hold.token() && outer.start() < hold.start()
+					&& outer.lost() && outer.end() <= hold.start() + GRANT_SLACK_NANOS);
 	}
 
 	// A pause that ends after the grant may have begun after it too; one seen well before it is no excuse. The

@@ -6,6 +6,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 import dev.zklock.LockContext;
+import dev.zklock.LockLossReason;
+import dev.zklock.LockLostException;
 import dev.zklock.annotation.LockMode;
 import dev.zklock.core.AsyncLockHandle;
 import dev.zklock.schedules.ScheduleClient.Loss;
@@ -21,6 +23,9 @@ final class HeldLock {
 
 	/** Why a holder believes it holds no more when its own {@code isHeld()} said so first. */
 	static final String NOT_HELD = "isHeld() false";
+
+	// how assertHeld() names the reason of a loss
+	private static final String LOST = " was lost (";
 
 	private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
@@ -119,10 +124,33 @@ final class HeldLock {
 		}
 		if (!this.lock.isHeld()) {
 			this.lostAt = now;
-			this.reason = NOT_HELD;
+			this.reason = whyNotHeld();
 			return false;
 		}
 		return true;
+	}
+
+	// What assertHeld() says of a lock not held, before the engine's announcement may come: a take-away or a loss by
+	// its reason (a holder's maxHold may run out before a caller woken late first looks), else in doubt
+	private String whyNotHeld() {
+		try {
+			this.lock.assertHeld();
+			return NOT_HELD;
+		}
+		catch (LockLostException ex) {
+			String message = String.valueOf(ex.getMessage());
+			int lost = message.indexOf(LOST);
+			if (message.contains(" was taken away: it was held longer than its maxHold")) {
+				return LockLossReason.MAX_HOLD_EXCEEDED.name();
+			}
+			if (message.contains(" was revoked: ")) {
+				return LockLossReason.REVOKED.name();
+			}
+			if (lost >= 0 && message.indexOf(')', lost) > 0) {
+				return message.substring(lost + LOST.length(), message.indexOf(')', lost));
+			}
+			return NOT_HELD;
+		}
 	}
 
 	private Loss announcedLoss() {

@@ -299,6 +299,19 @@ class HistoryCheckerTests {
 		assertThat(kinds()).isEmpty();
 	}
 
+	// a careless caller re-enters the lock its outer hold lost: the re-entry is counted in its thread's slot
+	@Test
+	void aReentryOfALockLostIsNotHeldAndThatIsNoFreshGrant() {
+		this.history.hold(new Hold(1, 0, "s", "a", LockMode.SEMAPHORE, 2, 10, 0, ms(100), true, "SESSION_LOST", true));
+		this.history.hold(new Hold(1, 0, "s", "a", LockMode.SEMAPHORE, 2, 10, ms(700), ms(100), true, "SESSION_LOST",
+				false));
+		assertThat(kinds()).isEmpty();
+		this.history.hold(new Hold(2, 0, "s", "a", LockMode.SEMAPHORE, 2, 11, 0, ms(1_000), false, null, true));
+		this.history.hold(new Hold(2, 0, "s", "a", LockMode.SEMAPHORE, 2, 11, ms(700), ms(800), true, HeldLock.NOT_HELD,
+				false));
+		assertThat(kinds()).containsExactly("granted but not held");
+	}
+
 	// the caller had its grant at 400 ms, and its holder recorded the hold after a stall
 	@Test
 	void aPauseBetweenTheCallersGrantAndItsHoldersFirstLookExcusesIt() {
@@ -363,6 +376,18 @@ class HistoryCheckerTests {
 		local(2, 1, 11, 101, 200);
 		local(3, 0, 10, 201, 300);
 		assertThat(kinds()).containsExactly("token went back", "token went back");
+	}
+
+	// its client's traffic swallowed, the tenure cannot hear of the deletion of its node and passes on as a holder
+	// goes on: only fencing stands between its writes and the next holder's
+	@Test
+	void aTenurePassesOnUnawareOfTheDeletionOfItsNodeWhileItsClientIsCutOff() {
+		local(1, 0, 10, 0, 100);
+		this.history.deletion(new History.Deletion("rw/a", "lock-0000000001", 10, ms(50), ms(52)));
+		this.history.fault(new Fault(FaultKind.PAUSE_PAST_SESSION, 0, ms(20), ms(4_000), true));
+		local(2, 1, 11, 60, 100);
+		local(3, 0, 10, 101, 150);
+		assertThat(kinds()).isEmpty();
 	}
 
 	@Test

@@ -3,8 +3,11 @@ package dev.zklock.schedules;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -13,6 +16,7 @@ import org.apache.curator.retry.ExponentialBackoffRetry;
 
 import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
+import dev.zklock.core.AsyncLockHandle;
 import dev.zklock.core.AsyncLockManager;
 import dev.zklock.core.CuratorLockManager;
 import dev.zklock.core.LockInfo;
@@ -36,6 +40,8 @@ final class ScheduleClient implements AutoCloseable {
 	/** A loss as the engine announced it. @param at when @param reason why */
 	record Loss(long at, String reason) {
 	}
+
+	private static final Duration WARM_UP = Duration.ofSeconds(10);
 
 	/** How many times a tenure of local hand-off passes on once another client waits, at most. */
 	static final int MAX_PASSES = 2;
@@ -88,10 +94,35 @@ final class ScheduleClient implements AutoCloseable {
 					new Loss(System.nanoTime(), reason.name())));
 		this.async = this.manager.async(null);
 		// a warm engine, as an application's is most of the time: its first call may wait longer (COLD_ANSWER_LIMIT)
-		try (LockHandle warmUp = this.manager.acquire(LockRequest.named("warm-up").timeout(Duration.ofSeconds(10)).build())) {
-			if (!warmUp.isAcquired()) {
-				throw new IllegalStateException("Client " + index + " could not take its warm-up lock");
-			}
+		LockRequest handoff = LockRequest.named("warm-up").keys("hand-off").localHandoff(true).timeout(WARM_UP).build();
+		try (LockHandle plain = this.manager.acquire(LockRequest.named("warm-up").timeout(WARM_UP).build());
+				LockHandle local = this.manager.acquire(handoff)) {
+			warmedUp(plain.isAcquired() && local.isAcquired());
+		}
+		// and its local hand-off as well, a pass included: a client process is new for each schedule, and the first
+		// hot key of a schedule must queue its node as soon as it asks, not once the classes of a path never taken
+		// have loaded on a loaded machine (300 ms once, long enough to come behind a waiter that asked later)
+		try {
+			AsyncLockHandle first = this.async.acquire(handoff).get(WARM_UP.toMillis(), TimeUnit.MILLISECONDS);
+			CompletableFuture<AsyncLockHandle> next = this.async.acquire(handoff);
+			warmedUp(first.isAcquired());
+			first.release().get(WARM_UP.toMillis(), TimeUnit.MILLISECONDS);
+			AsyncLockHandle passed = next.get(WARM_UP.toMillis(), TimeUnit.MILLISECONDS);
+			warmedUp(passed.isAcquired());
+			passed.release().get(WARM_UP.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Client " + index + " was interrupted while warming up", ex);
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			throw new IllegalStateException("Client " + index + " could not take its warm-up locks", ex);
+		}
+	}
+
+	private void warmedUp(boolean acquired) {
+		if (!acquired) {
+			throw new IllegalStateException("Client " + this.index + " could not take its warm-up locks");
 		}
 	}
 

@@ -166,6 +166,17 @@ final class Tenures {
 	}
 
 	/**
+	 * Whether a hold was passed on within its tenure, rather than granted through
+	 * ZooKeeper.
+	 * @param hold the hold
+	 * @return whether it was
+	 */
+	boolean isPass(Hold hold) {
+		Tenure tenure = this.ofStep.get(step(hold.chain(), hold.lockKey()));
+		return tenure != null && hold.token() == tenure.token() && tenure.holds().get(0).chain() != hold.chain();
+	}
+
+	/**
 	 * Whether a grant that came ahead of an earlier waiter's was a local pass of a
 	 * tenure outside that waiter's local queue ({@link #check} bounds them), or the
 	 * tenure's first grant, at the place in the queue of a local waiter of its own that
