@@ -202,6 +202,9 @@ final class ClientProcess implements AutoCloseable {
 		else if (event instanceof History.Grant grant) {
 			this.history.grant(grant);
 		}
+		else if (event instanceof History.Ask ask) {
+			this.history.ask(ask);
+		}
 		else if (event instanceof History.Fault fault) {
 			this.history.fault(fault);
 		}

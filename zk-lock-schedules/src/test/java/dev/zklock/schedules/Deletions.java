@@ -104,7 +104,7 @@ final class Deletions {
 
 	// Down or cut off from the deletion until its notice was due: the watch's event could not reach the holder. A
 	// connection swallowed within the session is no outage to Curator, hence the faults
-	private boolean unheard(Hold hold, Deletion deletion) {
+	boolean unheard(Hold hold, Deletion deletion) {
 		long due = Math.max(hold.start(), deletion.end()) + this.lossNotice;
 		return this.outages.stream()
 			.anyMatch((outage) -> outage.client() == hold.client() && outage.start() <= due

@@ -6,7 +6,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 import dev.zklock.LockContext;
+import dev.zklock.LockLossReason;
+import dev.zklock.LockLostException;
 import dev.zklock.annotation.LockMode;
+import dev.zklock.core.AsyncLockHandle;
 import dev.zklock.schedules.ScheduleClient.Loss;
 
 /**
@@ -17,6 +20,12 @@ import dev.zklock.schedules.ScheduleClient.Loss;
  * its node.
  */
 final class HeldLock {
+
+	/** Why a holder believes it holds no more when its own {@code isHeld()} said so first. */
+	static final String NOT_HELD = "isHeld() false";
+
+	// how assertHeld() names the reason of a loss
+	private static final String LOST = " was lost (";
 
 	private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
@@ -42,6 +51,9 @@ final class HeldLock {
 
 	private final List<Long> tokens = new ArrayList<>();
 
+	// whose losses are this hold's: the holders of one tenure of local hand-off share its token
+	private final long threadId;
+
 	private long lostAt = -1;
 
 	private String reason = "";
@@ -55,6 +67,7 @@ final class HeldLock {
 		this.mode = lock.mode();
 		this.permits = permits;
 		this.trusting = trusting;
+		this.threadId = (lock instanceof AsyncLockHandle) ? 0 : Thread.currentThread().getId();
 		this.heldAtGrant = lock.isHeld();
 		for (String key : keys) {
 			this.tokens.add(lock.fencingToken(key));
@@ -111,15 +124,38 @@ final class HeldLock {
 		}
 		if (!this.lock.isHeld()) {
 			this.lostAt = now;
-			this.reason = "isHeld() false";
+			this.reason = whyNotHeld();
 			return false;
 		}
 		return true;
 	}
 
+	// What assertHeld() says of a lock not held, before the engine's announcement may come: a take-away or a loss by
+	// its reason (a holder's maxHold may run out before a caller woken late first looks), else in doubt
+	private String whyNotHeld() {
+		try {
+			this.lock.assertHeld();
+			return NOT_HELD;
+		}
+		catch (LockLostException ex) {
+			String message = String.valueOf(ex.getMessage());
+			int lost = message.indexOf(LOST);
+			if (message.contains(" was taken away: it was held longer than its maxHold")) {
+				return LockLossReason.MAX_HOLD_EXCEEDED.name();
+			}
+			if (message.contains(" was revoked: ")) {
+				return LockLossReason.REVOKED.name();
+			}
+			if (lost >= 0 && message.indexOf(')', lost) > 0) {
+				return message.substring(lost + LOST.length(), message.indexOf(')', lost));
+			}
+			return NOT_HELD;
+		}
+	}
+
 	private Loss announcedLoss() {
 		for (int i = 0; i < this.keys.size(); i++) {
-			Loss loss = this.client.lossOf(this.name, this.keys.get(i), this.tokens.get(i));
+			Loss loss = this.client.lossOf(this.name, this.keys.get(i), this.tokens.get(i), this.threadId);
 			if (loss != null) {
 				return loss;
 			}

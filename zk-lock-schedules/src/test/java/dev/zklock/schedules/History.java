@@ -108,6 +108,23 @@ final class History implements Serializable {
 	}
 
 	/**
+	 * An acquisition of one key in MUTEX, READ or WRITE mode, granted or not, for the
+	 * rules of local hand-off: whose it was, whether it went through its client's
+	 * local queue, and how long it waited.
+	 * @param id the step
+	 * @param client the client that asked
+	 * @param lockKey the lock and key
+	 * @param mode the mode
+	 * @param localHandoff whether it asked for local hand-off
+	 * @param invoked when it was asked
+	 * @param completed when the caller had its answer
+	 * @param granted whether it was granted
+	 */
+	record Ask(int id, int client, String lockKey, LockMode mode, boolean localHandoff, long invoked, long completed,
+			boolean granted) implements Serializable {
+	}
+
+	/**
 	 * A time a client's connection was down, as Curator reported it: from SUSPENDED
 	 * or LOST until CONNECTED or RECONNECTED.
 	 * @param client the client
@@ -160,6 +177,9 @@ final class History implements Serializable {
 	private final List<Fault> faults = Collections.synchronizedList(new ArrayList<>());
 
 	private final List<Grant> grants = Collections.synchronizedList(new ArrayList<>());
+
+	// null in a history saved before local hand-off, read again by a later checker
+	private final List<Ask> asks = Collections.synchronizedList(new ArrayList<>());
 
 	/**
 	 * A gap in a client's pause detector's clock longer than its pause threshold: a
@@ -234,6 +254,11 @@ final class History implements Serializable {
 		this.sink.accept(grant);
 	}
 
+	void ask(Ask ask) {
+		this.asks.add(ask);
+		this.sink.accept(ask);
+	}
+
 	void revocation(Revocation revocation) {
 		this.revocations.add(revocation);
 		this.sink.accept(revocation);
@@ -282,6 +307,10 @@ final class History implements Serializable {
 
 	List<Grant> grants() {
 		return copy(this.grants);
+	}
+
+	List<Ask> asks() {
+		return (this.asks != null) ? copy(this.asks) : List.of();
 	}
 
 	List<Revocation> revocations() {

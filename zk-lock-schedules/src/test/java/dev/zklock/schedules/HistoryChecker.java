@@ -3,12 +3,14 @@ package dev.zklock.schedules;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToLongFunction;
 import java.util.stream.Collectors;
 
 import dev.zklock.annotation.LockMode;
@@ -34,7 +36,12 @@ import dev.zklock.schedules.History.Write;
  * <li>A holder whose node was deleted with a plain ZooKeeper delete sees the loss
  * within the notice, unless its connection was down or cut off then
  * ({@link Deletions}).</li>
- * <li>Tokens of exclusive holders of a key grow in grant order.</li>
+ * <li>Tokens of exclusive holders of a key grow in the order their callers had their
+ * grants; they are equal only
+ * for holders of one tenure of local hand-off, one after the other ({@link Tenures}),
+ * which holds no more once any of its holders saw its loss, and passes on ahead of a
+ * waiter outside its local queue at most {@code maxPasses} times, within
+ * {@code maxTime}.</li>
  * <li>No accepted fenced write is stale: none from a holder after a later holder of
  * the key has written.</li>
  * <li>Every acquisition ends within its timeout plus {@link #deadlineBound}, or within
@@ -48,7 +55,9 @@ import dev.zklock.schedules.History.Write;
  * before it grants).</li>
  * <li>Of two exclusive waiters of one key that asked at least 250 ms apart, the first
  * is granted first, unless a fault, a connection outage or a deletion came between
- * that was not over 250 ms before the second asked ({@link GrantChecks}).</li>
+ * that was not over 250 ms before the second asked, or the second was passed the key
+ * within a tenure of local hand-off of which the first was no local waiter
+ * ({@link GrantChecks}).</li>
  * <li>After the schedule quiesced, no lock node and no registry entry is left.</li>
  * </ul>
  */
@@ -81,14 +90,33 @@ final class HistoryChecker {
 
 	private final long deadlineBound;
 
+	private final int maxPasses;
+
+	private final long maxTime;
+
 	/**
 	 * A checker.
 	 * @param lossNotice how late a holder may see a loss
 	 * @param deadlineBound how far past its deadline an acquisition may end
+	 * @param maxPasses the clients' bound of a tenure's passes while another waits
+	 * @param maxTime the clients' bound of a tenure's time while another waits
 	 */
-	HistoryChecker(Duration lossNotice, Duration deadlineBound) {
+	HistoryChecker(Duration lossNotice, Duration deadlineBound, int maxPasses, Duration maxTime) {
 		this.lossNotice = lossNotice.toNanos();
 		this.deadlineBound = deadlineBound.toNanos();
+		this.maxPasses = maxPasses;
+		this.maxTime = maxTime.toNanos();
+	}
+
+	/**
+	 * The tenures of local hand-off of a history, with the rules this checker reads
+	 * them by, for the figures of a run.
+	 * @param history the history
+	 * @return its tenures
+	 */
+	Tenures tenures(History history) {
+		return new Tenures(history, new Deletions(history, this.lossNotice), this.maxPasses, this.maxTime,
+				this.lossNotice);
 	}
 
 	List<Violation> check(History history) {
@@ -99,13 +127,16 @@ final class HistoryChecker {
 		Excuses excuses = new Excuses(history.outages(), history.revocations(), new Deletions(history, this.lossNotice),
 				new Stops(history, this.lossNotice));
 		byKey.values().forEach((holds) -> checkExclusion(holds, excuses, violations));
-		byKey.values().forEach((holds) -> checkTokens(holds, violations));
+		Tenures tenures = new Tenures(history, excuses.deletions(), this.maxPasses, this.maxTime, this.lossNotice);
+		ToLongFunction<Hold> granted = granted(history);
+		byKey.values().forEach((holds) -> checkTokens(holds, granted, tenures, excuses, violations));
+		tenures.check(violations);
 		excuses.deletions().check(history.holds(), violations);
 		excuses.stops().check(history.holds(), violations);
 		checkWrites(history, violations);
 		checkOps(history, excuses.stops(), violations);
 		GrantChecks.checkHeld(history, excuses.deletions(), violations);
-		GrantChecks.checkOrder(history, excuses.deletions(), violations);
+		GrantChecks.checkOrder(history, excuses.deletions(), tenures, violations);
 		history.leftovers().forEach((left) -> violations.add(new Violation("left after quiescence", left)));
 		return violations;
 	}
@@ -146,16 +177,22 @@ final class HistoryChecker {
 		}
 	}
 
-	private void checkTokens(List<Hold> holds, List<Violation> violations) {
+	// larger in grant order; equal only within a tenure of local hand-off
+	// In the order the callers had their grants. A local pass of a tenure whose node was deleted or revoked unheard
+	// goes on as its holder would, unaware, and holds nothing in the checker's eyes: fencing refuses its writes
+	private void checkTokens(List<Hold> holds, ToLongFunction<Hold> granted, Tenures tenures, Excuses excuses,
+			List<Violation> violations) {
 		List<Hold> exclusive = holds.stream()
 			.filter(Hold::exclusive)
-			.sorted(Comparator.comparingLong(Hold::start))
+			.sorted(Comparator.comparingLong(granted))
 			.toList();
 		for (int i = 1; i < exclusive.size(); i++) {
 			for (int j = 0; j < i; j++) {
 				Hold earlier = exclusive.get(j);
 				Hold later = exclusive.get(i);
-				if (earlier.chain() != later.chain() && later.token() <= earlier.token()) {
+				if (earlier.chain() != later.chain() && later.token() <= earlier.token()
+						&& !(later.token() == earlier.token() && tenures.consecutive(earlier, later, holds))
+						&& !(tenures.isPass(later) && believedEnd(later, excuses) <= later.start())) {
 					violations.add(new Violation("token went back", describe(later) + " after " + describe(earlier)));
 				}
 			}
@@ -253,6 +290,27 @@ final class HistoryChecker {
 			}
 		}
 		return excuses.stops().believedEnd(hold, excuses.deletions().believedEnd(hold, end));
+	}
+
+	/**
+	 * When a hold's caller had its grant: a holder records its hold a moment after its
+	 * caller had the grant, and that moment may come late (a loaded machine, a process
+	 * stopped just then), after the next holder's grant once the first one's session
+	 * ended. A step's later holds of a key (re-entries, nested locks) count from their
+	 * own start.
+	 * @param history the history
+	 * @return the moment of each hold
+	 */
+	static ToLongFunction<Hold> granted(History history) {
+		Map<Integer, Long> answered = new HashMap<>();
+		history.ops()
+			.stream()
+			.filter((op) -> op.outcome() == Outcome.GRANTED)
+			.forEach((op) -> answered.merge(op.id(), op.completed(), Math::min));
+		Map<String, Long> firstStart = new HashMap<>();
+		history.holds().forEach((hold) -> firstStart.merge(hold.chain() + "/" + hold.lockKey(), hold.start(), Math::min));
+		return (hold) -> (hold.start() == firstStart.get(hold.chain() + "/" + hold.lockKey()))
+				? Math.min(hold.start(), answered.getOrDefault(hold.chain(), hold.start())) : hold.start();
 	}
 
 	static boolean conflict(LockMode a, LockMode b) {

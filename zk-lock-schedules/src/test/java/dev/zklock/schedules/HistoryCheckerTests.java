@@ -4,8 +4,11 @@ import java.time.Duration;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.zklock.annotation.LockMode;
+import dev.zklock.schedules.History.Ask;
 import dev.zklock.schedules.History.Fault;
 import dev.zklock.schedules.History.Hold;
 import dev.zklock.schedules.History.Op;
@@ -22,7 +25,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class HistoryCheckerTests {
 
-	private final HistoryChecker checker = new HistoryChecker(Duration.ofMillis(500), Duration.ofMillis(1_500));
+	private final HistoryChecker checker = new HistoryChecker(Duration.ofMillis(500), Duration.ofMillis(1_500), 2,
+			Duration.ofMillis(500));
 
 	private final History history = new History();
 
@@ -152,6 +156,18 @@ class HistoryCheckerTests {
 		assertThat(kinds()).containsExactly("token went back");
 	}
 
+	// the caller had its grant before its process stopped, and recorded its hold after the stop, after the next
+	// holder's grant on the deletion of its node
+	@Test
+	void tokensGrowInTheOrderTheCallersHadTheirGrants() {
+		this.history.hold(new Hold(1, 1, "rw", "a", LockMode.MUTEX, 1, 10, ms(1_020), ms(1_025), true,
+				HeldLock.NOT_HELD, true));
+		this.history.hold(hold(2, LockMode.MUTEX, 11, 55, 56, false));
+		assertThat(kinds()).containsExactly("token went back");
+		this.history.op(op(1, 2_500, 47, Outcome.GRANTED, -1, null));
+		assertThat(kinds()).isEmpty();
+	}
+
 	@Test
 	void aWriteAcceptedAfterALaterHolderWroteIsStale() {
 		this.history.hold(hold(1, LockMode.MUTEX, 10, 0, 100, false));
@@ -276,9 +292,32 @@ class HistoryCheckerTests {
 	@Test
 	void aFreshGrantNotHeldIsExcusedByAPauseAfterItButNotBefore() {
 		this.history.hold(new Hold(1, 0, "m", "a", LockMode.MUTEX, 1, 10, ms(1_000), ms(1_100), false, null, false));
-		this.history.pause(new History.Pause(0, ms(500), ms(900)));
+		this.history.pause(new History.Pause(0, ms(500), ms(800)));
 		assertThat(kinds()).containsExactly("granted but not held");
-		this.history.pause(new History.Pause(0, ms(700), ms(990)));
+		// seen 100 ms before its caller had the grant: the engine may have granted before the detector saw it
+		this.history.pause(new History.Pause(0, ms(700), ms(900)));
+		assertThat(kinds()).isEmpty();
+	}
+
+	// a careless caller re-enters the lock its outer hold lost: the re-entry is counted in its thread's slot
+	@Test
+	void aReentryOfALockLostIsNotHeldAndThatIsNoFreshGrant() {
+		this.history.hold(new Hold(1, 0, "s", "a", LockMode.SEMAPHORE, 2, 10, 0, ms(100), true, "SESSION_LOST", true));
+		this.history.hold(new Hold(1, 0, "s", "a", LockMode.SEMAPHORE, 2, 10, ms(700), ms(100), true, "SESSION_LOST",
+				false));
+		assertThat(kinds()).isEmpty();
+		this.history.hold(new Hold(2, 0, "s", "a", LockMode.SEMAPHORE, 2, 11, 0, ms(1_000), false, null, true));
+		this.history.hold(new Hold(2, 0, "s", "a", LockMode.SEMAPHORE, 2, 11, ms(700), ms(800), true, HeldLock.NOT_HELD,
+				false));
+		assertThat(kinds()).containsExactly("granted but not held");
+	}
+
+	// the caller had its grant at 400 ms, and its holder recorded the hold after a stall
+	@Test
+	void aPauseBetweenTheCallersGrantAndItsHoldersFirstLookExcusesIt() {
+		this.history.hold(new Hold(1, 0, "m", "a", LockMode.MUTEX, 1, 10, ms(1_000), ms(1_100), false, null, false));
+		this.history.pause(new History.Pause(0, ms(500), ms(800)));
+		this.history.op(op(1, 2_500, 400, Outcome.GRANTED, -1, null));
 		assertThat(kinds()).isEmpty();
 	}
 
@@ -308,9 +347,155 @@ class HistoryCheckerTests {
 	}
 
 	@Test
+	void holdersOfOneTenureShareItsTokenAndTheNextTenureHasALargerOne() {
+		local(1, 0, 10, 0, 100);
+		local(2, 0, 10, 101, 200);
+		local(3, 0, 10, 201, 300);
+		local(4, 1, 11, 301, 400);
+		local(5, 0, 12, 401, 500);
+		assertThat(kinds()).isEmpty();
+	}
+
+	@Test
+	void anEqualTokenOfAnotherClientIsFlagged() {
+		local(1, 0, 10, 0, 100);
+		local(2, 1, 10, 101, 200);
+		assertThat(kinds()).containsExactly("token went back");
+	}
+
+	@Test
+	void anEqualTokenWithoutLocalHandoffIsFlagged() {
+		local(1, 0, 10, 0, 100);
+		this.history.hold(hold(2, 0, LockMode.MUTEX, 10, 101, 200));
+		assertThat(kinds()).containsExactly("token went back");
+	}
+
+	@Test
+	void aTenureThatHoldsAgainAfterAnotherClientsGrantIsFlagged() {
+		local(1, 0, 10, 0, 100);
+		local(2, 1, 11, 101, 200);
+		local(3, 0, 10, 201, 300);
+		assertThat(kinds()).containsExactly("token went back", "token went back");
+	}
+
+	// its client's traffic swallowed, the tenure cannot hear of the deletion of its node and passes on as a holder
+	// goes on: only fencing stands between its writes and the next holder's
+	@Test
+	void aTenurePassesOnUnawareOfTheDeletionOfItsNodeWhileItsClientIsCutOff() {
+		local(1, 0, 10, 0, 100);
+		this.history.deletion(new History.Deletion("rw/a", "lock-0000000001", 10, ms(50), ms(52)));
+		this.history.fault(new Fault(FaultKind.PAUSE_PAST_SESSION, 0, ms(20), ms(4_000), true));
+		local(2, 1, 11, 60, 100);
+		local(3, 0, 10, 101, 150);
+		assertThat(kinds()).isEmpty();
+	}
+
+	@Test
+	void aTenurePassesAheadOfAnotherClientsWaiterUpToMaxPasses() {
+		local(1, 0, 10, 0, 100);
+		waiter(9, 1, 50, 11, 401, 500);
+		local(2, 0, 10, 101, 200);
+		local(3, 0, 10, 201, 300);
+		local(4, 0, 10, 301, 400);
+		// the waiter asked at 50 ms and is known to wait from 300 ms: steps 2 and 3 are passes it need not count
+		assertThat(kinds()).isEmpty();
+	}
+
+	// a waiter of another client, or of the tenure's own client with a node of its own: either is outside its local queue
+	@ParameterizedTest
+	@ValueSource(ints = { 1, 0 })
+	void aTenureThatPassesAheadOfAWaiterPastMaxPassesIsFlagged(int waiterClient) {
+		local(1, 0, 10, 0, 100);
+		waiter(9, waiterClient, 0, 11, 801, 900);
+		local(2, 0, 10, 301, 400);
+		local(3, 0, 10, 401, 500);
+		local(4, 0, 10, 501, 600);
+		assertThat(kinds()).containsExactly("hand-off past its bound");
+		// a pause of the tenure's process delays what it learns of the queue
+		this.history.pause(new History.Pause(0, ms(100), ms(350)));
+		assertThat(kinds()).isEmpty();
+	}
+
+	@Test
+	void aTenureThatPassesPastMaxTimeWhileAnotherClientWaitsIsFlagged() {
+		local(1, 0, 10, 0, 500);
+		waiter(9, 1, 0, 11, 1_101, 1_200);
+		local(2, 0, 10, 1_000, 1_100);
+		assertThat(kinds()).containsExactly("hand-off past its max-time");
+	}
+
+	@Test
+	void aTenurePassesOnUnboundedWhileNobodyElseWaits() {
+		for (int i = 0; i < 10; i++) {
+			local(i + 1, 0, 10, i * 200, i * 200 + 199);
+		}
+		assertThat(kinds()).isEmpty();
+	}
+
+	@Test
+	void localWaitersAreGrantedInTheOrderTheyAsked() {
+		this.history.ask(new Ask(1, 0, "rw/a", LockMode.MUTEX, true, 0, ms(500), true));
+		this.history.hold(hold(1, 0, LockMode.MUTEX, 10, 500, 600));
+		this.history.grant(new History.Grant(1, "rw/a", 0, ms(500)));
+		this.history.ask(new Ask(2, 0, "rw/a", LockMode.MUTEX, true, ms(300), ms(400), true));
+		this.history.hold(hold(2, 0, LockMode.MUTEX, 10, 400, 499));
+		this.history.grant(new History.Grant(2, "rw/a", ms(300), ms(400)));
+		assertThat(kinds()).containsExactly("order");
+	}
+
+	@Test
+	void aLocalHolderGrantedAfterItsTenureWasLostIsFlagged() {
+		this.history.ask(new Ask(1, 0, "rw/a", LockMode.MUTEX, true, 0, 0, true));
+		this.history.hold(new Hold(1, 0, "rw", "a", LockMode.MUTEX, 1, 10, 0, ms(100), true, "SESSION_LOST", true));
+		local(2, 0, 10, 120, 200);
+		assertThat(kinds()).isEmpty();
+		local(3, 0, 10, 300, 400);
+		assertThat(kinds()).containsExactly("granted after its tenure was lost");
+	}
+
+	@Test
+	void aHolderThatSawOnlyItsConnectionInDoubtEndsNoTenure() {
+		this.history.ask(new Ask(1, 0, "rw/a", LockMode.MUTEX, true, 0, 0, true));
+		this.history.hold(new Hold(1, 0, "rw", "a", LockMode.MUTEX, 1, 10, 0, ms(100), true, HeldLock.NOT_HELD, true));
+		local(2, 0, 10, 300, 400);
+		assertThat(kinds()).isEmpty();
+	}
+
+	@Test
+	void aLocalHolderGrantedAfterItsTenuresNodeWasDeletedIsFlagged() {
+		this.history.deletion(new History.Deletion("rw/a", "lock-0000000001", 10, ms(50), ms(52)));
+		this.history.ask(new Ask(1, 0, "rw/a", LockMode.MUTEX, true, 0, 0, true));
+		this.history.hold(new Hold(1, 0, "rw", "a", LockMode.MUTEX, 1, 10, 0, ms(100), true, "NODE_DELETED", true));
+		local(2, 0, 10, 700, 800);
+		assertThat(kinds()).containsExactly("granted after its tenure was lost", "granted after its tenure was lost");
+	}
+
+	@Test
 	void whatIsLeftAfterQuiescenceIsFlagged() {
 		this.history.leftover("node /schedules/run-1/m/a/lock-0000000001");
 		assertThat(kinds()).containsExactly("left after quiescence");
+	}
+
+	// a holder of one step with local hand-off, granted as it asked
+	private void local(int chain, int client, long token, long startMillis, long endMillis) {
+		granted(chain, client, true, startMillis, token, startMillis, endMillis);
+	}
+
+	// a holder with a node of its own that waited
+	private void waiter(int chain, int client, long askedMillis, long token, long startMillis, long endMillis) {
+		granted(chain, client, false, askedMillis, token, startMillis, endMillis);
+	}
+
+	private void granted(int chain, int client, boolean localHandoff, long askedMillis, long token, long startMillis,
+			long endMillis) {
+		this.history.ask(new Ask(chain, client, "rw/a", LockMode.MUTEX, localHandoff, ms(askedMillis), ms(startMillis),
+				true));
+		this.history.hold(hold(chain, client, LockMode.MUTEX, token, startMillis, endMillis));
+		this.history.grant(new History.Grant(chain, "rw/a", ms(askedMillis), ms(startMillis)));
+	}
+
+	private static Hold hold(int chain, int client, LockMode mode, long token, long startMillis, long endMillis) {
+		return new Hold(chain, client, "rw", "a", mode, 1, token, ms(startMillis), ms(endMillis), false, null, true);
 	}
 
 	private List<String> kinds() {

@@ -31,7 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RandomScheduleTests {
 
-	static final HistoryChecker checker = new HistoryChecker(Duration.ofMillis(500), Duration.ofMillis(1_500));
+	static final HistoryChecker checker = new HistoryChecker(Duration.ofMillis(500), Duration.ofMillis(1_500),
+			ScheduleClient.MAX_PASSES, ScheduleClient.MAX_TIME);
 
 	/** How long a failure may shrink: a schedule runs for seconds, and may fail only now and then. */
 	static final Duration SHRINKING = Duration.ofMinutes(2);

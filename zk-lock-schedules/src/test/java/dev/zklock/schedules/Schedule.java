@@ -19,8 +19,11 @@ record Schedule(List<Step> steps, List<FaultStep> faults) implements Serializabl
 	/** Clients in a schedule, each behind its own proxy. */
 	static final int CLIENTS = 3;
 
-	/** Worker threads per client. */
-	static final int WORKERS = 2;
+	/**
+	 * Worker threads per client: three, so that two local waiters of one client can
+	 * queue behind a third's tenure of a key with local hand-off.
+	 */
+	static final int WORKERS = 3;
 
 	/** Where the generated operations start, at the latest. */
 	static final long SPAN_MILLIS = 4_000;
@@ -163,14 +166,31 @@ record Schedule(List<Step> steps, List<FaultStep> faults) implements Serializabl
 	 * @param maxHoldMillis the request's {@code maxHold}, 0 for none
 	 * @param giveUpMillis interrupt (blocking) or cancel (async) a wait still under
 	 * way after this long, 0 for never
+	 * @param localHandoff through the client's local queue
+	 * ({@code LockRequest.Builder.localHandoff}): the client's holders of one key in
+	 * one mode pass it on without ZooKeeper within a tenure; only for one key in
+	 * MUTEX, READ or WRITE mode
 	 */
 	record Acquire(Family family, List<String> keys, LockMode mode, boolean async, long timeoutMillis,
-			long holdMillis, Nesting nesting, long minHoldMillis, long maxHoldMillis, long giveUpMillis)
-			implements Op {
+			long holdMillis, Nesting nesting, long minHoldMillis, long maxHoldMillis, long giveUpMillis,
+			boolean localHandoff) implements Op {
+
+		/** An acquisition with a node of its own, as every acquisition before local hand-off. */
+		Acquire(Family family, List<String> keys, LockMode mode, boolean async, long timeoutMillis, long holdMillis,
+				Nesting nesting, long minHoldMillis, long maxHoldMillis, long giveUpMillis) {
+			this(family, keys, mode, async, timeoutMillis, holdMillis, nesting, minHoldMillis, maxHoldMillis,
+					giveUpMillis, false);
+		}
+
+		/** Whether the engine hands it off locally: asked for, and one key in a mode of one node per holder. */
+		static boolean canHandOff(List<String> keys, LockMode mode) {
+			return keys.size() == 1 && mode != LockMode.SEMAPHORE;
+		}
 
 		@Override
 		public String toString() {
-			return (this.async ? "async " : "") + this.mode + " " + this.family.lockName + this.keys + " timeout="
+			return (this.async ? "async " : "") + (this.localHandoff ? "handoff " : "") + this.mode + " "
+					+ this.family.lockName + this.keys + " timeout="
 					+ this.timeoutMillis + "ms hold=" + this.holdMillis + "ms"
 					+ ((this.nesting != Nesting.NONE) ? " " + this.nesting : "")
 					+ ((this.minHoldMillis > 0) ? " minHold=" + this.minHoldMillis + "ms" : "")

@@ -42,6 +42,9 @@ final class ScheduleArbitraries {
 	/** The share of schedules built around a contended key, in percent. */
 	static final int CONTENDED_PERCENT = 30;
 
+	/** The share of schedules built around a hot key of local hand-off, in percent. */
+	static final int HOT_PERCENT = 25;
+
 	/** Faults that end or cut a client's session, or its connection, as a waiter or holder sees it. */
 	static final Set<FaultKind> SESSION_FAULTS = EnumSet.of(FaultKind.EXPIRE, FaultKind.EXPIRE_ON_CLIENT,
 			FaultKind.DROP, FaultKind.SILENT_AFTER_CREATE, FaultKind.BLACKHOLE_PAST_SESSION);
@@ -61,8 +64,8 @@ final class ScheduleArbitraries {
 	 * processes, the ensemble and the firewall.
 	 */
 	static Arbitrary<Schedule> schedules(List<FaultKind> kinds) {
-		return Arbitraries.frequencyOf(Tuple.of(100 - CONTENDED_PERCENT, mixed(kinds)),
-				Tuple.of(CONTENDED_PERCENT, contended(kinds)));
+		return Arbitraries.frequencyOf(Tuple.of(100 - CONTENDED_PERCENT - HOT_PERCENT, mixed(kinds)),
+				Tuple.of(CONTENDED_PERCENT, contended(kinds)), Tuple.of(HOT_PERCENT, HotKeys.schedules(kinds)));
 	}
 
 	/**
@@ -234,7 +237,7 @@ final class ScheduleArbitraries {
 	}
 
 	// early enough that the hold, the wait and the fault fall within the schedule's span
-	private static Arbitrary<Long> startOfContention() {
+	static Arbitrary<Long> startOfContention() {
 		return Arbitraries.longs().between(0, 40).map((slot) -> slot * 50);
 	}
 
@@ -286,7 +289,10 @@ final class ScheduleArbitraries {
 		Arbitrary<Tuple2<Family, LockMode>> lock = Arbitraries.frequencyOf(locks.toArray(new Tuple2[0]));
 		Arbitrary<List<String>> keys = Arbitraries.frequency(Tuple.of(6, List.of("a")), Tuple.of(2, List.of("b")),
 				Tuple.of(2, List.of("a", "b")));
-		Arbitrary<Boolean> async = Arbitraries.frequency(Tuple.of(7, false), Tuple.of(3, true));
+		// half the acquisitions that can go through the client's local queue do
+		Arbitrary<Tuple2<Boolean, Boolean>> asyncAndHandoff = Combinators
+			.combine(Arbitraries.frequency(Tuple.of(7, false), Tuple.of(3, true)), Arbitraries.of(false, true))
+			.as(Tuple::of);
 		Arbitrary<Long> timeout = Arbitraries.of(2_500L, 700L, 200L, 0L);
 		// now and then a long hold, so that waits meet the faults
 		Arbitrary<Long> hold = Arbitraries.frequencyOf(Tuple.of(9, Arbitraries.longs().between(0, 10).map((slot) -> slot * 50)),
@@ -297,15 +303,17 @@ final class ScheduleArbitraries {
 				Tuple.of(1, Tuple.of(300L, 0L)), Tuple.of(1, Tuple.of(0L, 250L)));
 		Arbitrary<Long> giveUp = Arbitraries.frequencyOf(Tuple.of(9, Arbitraries.just(0L)),
 				Tuple.of(1, Arbitraries.longs().between(1, 30).map((slot) -> slot * 50)));
-		return Combinators.combine(lock, keys, async, timeout, hold, nesting, bounds, giveUp)
-			.as((familyMode, someKeys, isAsync, timeoutMillis, holdMillis, nest, minMax, giveUpMillis) -> {
+		return Combinators.combine(lock, keys, asyncAndHandoff, timeout, hold, nesting, bounds, giveUp)
+			.as((familyMode, someKeys, howToAsk, timeoutMillis, holdMillis, nest, minMax, giveUpMillis) -> {
+				boolean isAsync = howToAsk.get1();
 				Nesting actual = nest;
 				if (isAsync || nest == Nesting.READ_IN_WRITE && familyMode.get2() != LockMode.WRITE
 						|| nest == Nesting.DOWNGRADE && familyMode.get2() != LockMode.WRITE) {
 					actual = Nesting.NONE;
 				}
 				return new Acquire(familyMode.get1(), someKeys, familyMode.get2(), isAsync, timeoutMillis, holdMillis,
-						actual, minMax.get1(), minMax.get2(), giveUpMillis);
+						actual, minMax.get1(), minMax.get2(), giveUpMillis,
+						howToAsk.get2() && Acquire.canHandOff(someKeys, familyMode.get2()));
 			});
 	}
 

@@ -1,6 +1,9 @@
 package dev.zklock.schedules;
 
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
@@ -51,6 +54,9 @@ class ScheduleArbitrariesTests {
 					case SEMAPHORE -> assertThat(mode).isEqualTo(LockMode.SEMAPHORE);
 				}
 				assertThat(acquire.keys()).isNotEmpty().doesNotHaveDuplicates();
+				if (acquire.localHandoff()) {
+					assertThat(Acquire.canHandOff(acquire.keys(), mode)).as(acquire.toString()).isTrue();
+				}
 				// the asynchronous API has no nesting; READ inside WRITE and downgrades need a WRITE
 				if (acquire.async()) {
 					assertThat(acquire.nesting()).isEqualTo(Nesting.NONE);
@@ -78,6 +84,7 @@ class ScheduleArbitrariesTests {
 		Statistics.label("give-up").collect(acquires.stream().anyMatch((acquire) -> acquire.giveUpMillis() > 0));
 		Statistics.label("minHold").collect(acquires.stream().anyMatch((acquire) -> acquire.minHoldMillis() > 0));
 		Statistics.label("maxHold").collect(acquires.stream().anyMatch((acquire) -> acquire.maxHoldMillis() > 0));
+		Statistics.label("local hand-off").collect(acquires.stream().anyMatch(Acquire::localHandoff));
 		Statistics.label("revoke").collect(schedule.steps().stream().anyMatch((step) -> step.op() instanceof Revoke));
 		for (Nesting nesting : Nesting.values()) {
 			Statistics.label(nesting.name()).collect(acquires.stream().anyMatch((acquire) -> acquire.nesting() == nesting));
@@ -90,8 +97,8 @@ class ScheduleArbitrariesTests {
 		}
 		Statistics.label("delete node").collect(schedule.steps().stream().anyMatch((step) -> step.op() instanceof DeleteNode));
 		Statistics.label("no fault").collect(schedule.faults().isEmpty());
-		for (String feature : List.of("async", "single try", "two keys", "give-up", "minHold", "maxHold", "revoke",
-				"delete node", "no fault")) {
+		for (String feature : List.of("async", "single try", "two keys", "give-up", "minHold", "maxHold",
+				"local hand-off", "revoke", "delete node", "no fault")) {
 			Statistics.label(feature).coverage((coverage) -> coverage.check(true).percentage((p) -> p >= 5));
 		}
 		for (Nesting nesting : Nesting.values()) {
@@ -131,6 +138,62 @@ class ScheduleArbitrariesTests {
 			.coverage((coverage) -> coverage.check(true).percentage((p) -> p >= 15));
 		Statistics.label("expiry before a READ inside WRITE")
 			.coverage((coverage) -> coverage.check(true).percentage((p) -> p >= 5));
+	}
+
+	// Local hand-off passes only between a client's own waiters of one key: two or more of its workers must ask for
+	// the key in one mode with local hand-off. Most such schedules also have another client ask for it meanwhile,
+	// which bounds the tenure's passes, and a plain acquisition beside
+	@Property(tries = 1_000)
+	void localWaitersOfOneClientMeetOnAHotKey(@ForAll("schedules") Schedule schedule) {
+		boolean local = localContention(schedule);
+		Statistics.label("local waiters of one client on one key").collect(local);
+		Statistics.label("and another client's exclusive waiter").collect(local && othersWait(schedule));
+		Statistics.label("beside plain acquisitions")
+			.collect(local && schedule.steps()
+				.stream()
+				.anyMatch((step) -> step.op() instanceof Acquire acquire && !acquire.localHandoff()));
+		Statistics.label("local waiters of one client on one key")
+			.coverage((coverage) -> coverage.check(true).percentage((p) -> p >= 30));
+		Statistics.label("and another client's exclusive waiter")
+			.coverage((coverage) -> coverage.check(true).percentage((p) -> p >= 20));
+		Statistics.label("beside plain acquisitions")
+			.coverage((coverage) -> coverage.check(true).percentage((p) -> p >= 25));
+	}
+
+	private static boolean localContention(Schedule schedule) {
+		return schedule.steps()
+			.stream()
+			.filter((step) -> step.op() instanceof Acquire acquire && acquire.localHandoff())
+			.collect(Collectors.groupingBy(HotKeyOf::of, Collectors.mapping(Step::worker, Collectors.toSet())))
+			.values()
+			.stream()
+			.anyMatch((workers) -> workers.size() >= 2);
+	}
+
+	// another client asks for a hot key of a client in a mode that waits for the tenure
+	private static boolean othersWait(Schedule schedule) {
+		Map<HotKeyOf, Set<Integer>> hot = schedule.steps()
+			.stream()
+			.filter((step) -> step.op() instanceof Acquire acquire && acquire.localHandoff())
+			.collect(Collectors.groupingBy(HotKeyOf::of, Collectors.mapping(Step::worker, Collectors.toSet())));
+		return hot.entrySet()
+			.stream()
+			.filter((entry) -> entry.getValue().size() >= 2)
+			.anyMatch((entry) -> schedule.steps()
+				.stream()
+				.anyMatch((step) -> step.client() != entry.getKey().client() && step.op() instanceof Acquire acquire
+						&& acquire.family() == entry.getKey().family() && acquire.keys().equals(entry.getKey().keys())
+						&& (acquire.mode() == LockMode.MUTEX || acquire.mode() == LockMode.WRITE)));
+	}
+
+	/** The local queue a step with local hand-off waits in. */
+	private record HotKeyOf(int client, Family family, List<String> keys, LockMode mode) {
+
+		static HotKeyOf of(Step step) {
+			Acquire acquire = (Acquire) step.op();
+			return new HotKeyOf(step.client(), acquire.family(), acquire.keys(), acquire.mode());
+		}
+
 	}
 
 	private static boolean faultWhileQueued(Schedule schedule) {

@@ -3,8 +3,11 @@ package dev.zklock.schedules;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -13,6 +16,7 @@ import org.apache.curator.retry.ExponentialBackoffRetry;
 
 import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
+import dev.zklock.core.AsyncLockHandle;
 import dev.zklock.core.AsyncLockManager;
 import dev.zklock.core.CuratorLockManager;
 import dev.zklock.core.LockInfo;
@@ -36,6 +40,18 @@ final class ScheduleClient implements AutoCloseable {
 	/** A loss as the engine announced it. @param at when @param reason why */
 	record Loss(long at, String reason) {
 	}
+
+	private static final Duration WARM_UP = Duration.ofSeconds(10);
+
+	/** How many times a tenure of local hand-off passes on once another client waits, at most. */
+	static final int MAX_PASSES = 2;
+
+	/**
+	 * How long a tenure of local hand-off passes on once another client waits, at
+	 * most: longer than a long hold and a few short ones, so that {@link #MAX_PASSES}
+	 * ends most tenures of a hot key, and the longer holds end theirs by time.
+	 */
+	static final Duration MAX_TIME = Duration.ofSeconds(1);
 
 	final int index;
 
@@ -71,14 +87,42 @@ final class ScheduleClient implements AutoCloseable {
 		this.manager = new CuratorLockManager(this.curator, basePath, Duration.ofSeconds(10));
 		this.detector = ManualPauseDetectors.onClock(this::pauseClock, PAUSE_THRESHOLD).start();
 		this.manager.setPauseDetector(this.detector);
-		this.manager.addLockLossListener((lock, reason) -> this.losses.putIfAbsent(lossKey(lock),
-				new Loss(System.nanoTime(), reason.name())));
+		this.manager.setLocalHandoffLimits(MAX_PASSES, MAX_TIME);
+		// by holder: the holders of one tenure share its token, and each hears of its own loss
+		this.manager.addLockLossListener((lock, reason) -> this.losses
+			.putIfAbsent(lossKey(lock.name(), lock.key(), lock.fencingToken(), lock.threadId()),
+					new Loss(System.nanoTime(), reason.name())));
 		this.async = this.manager.async(null);
 		// a warm engine, as an application's is most of the time: its first call may wait longer (COLD_ANSWER_LIMIT)
-		try (LockHandle warmUp = this.manager.acquire(LockRequest.named("warm-up").timeout(Duration.ofSeconds(10)).build())) {
-			if (!warmUp.isAcquired()) {
-				throw new IllegalStateException("Client " + index + " could not take its warm-up lock");
-			}
+		LockRequest handoff = LockRequest.named("warm-up").keys("hand-off").localHandoff(true).timeout(WARM_UP).build();
+		try (LockHandle plain = this.manager.acquire(LockRequest.named("warm-up").timeout(WARM_UP).build());
+				LockHandle local = this.manager.acquire(handoff)) {
+			warmedUp(plain.isAcquired() && local.isAcquired());
+		}
+		// and its local hand-off as well, a pass included: a client process is new for each schedule, and the first
+		// hot key of a schedule must queue its node as soon as it asks, not once the classes of a path never taken
+		// have loaded on a loaded machine (300 ms once, long enough to come behind a waiter that asked later)
+		try {
+			AsyncLockHandle first = this.async.acquire(handoff).get(WARM_UP.toMillis(), TimeUnit.MILLISECONDS);
+			CompletableFuture<AsyncLockHandle> next = this.async.acquire(handoff);
+			warmedUp(first.isAcquired());
+			first.release().get(WARM_UP.toMillis(), TimeUnit.MILLISECONDS);
+			AsyncLockHandle passed = next.get(WARM_UP.toMillis(), TimeUnit.MILLISECONDS);
+			warmedUp(passed.isAcquired());
+			passed.release().get(WARM_UP.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Client " + index + " was interrupted while warming up", ex);
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			throw new IllegalStateException("Client " + index + " could not take its warm-up locks", ex);
+		}
+	}
+
+	private void warmedUp(boolean acquired) {
+		if (!acquired) {
+			throw new IllegalStateException("Client " + this.index + " could not take its warm-up locks");
 		}
 	}
 
@@ -150,14 +194,16 @@ final class ScheduleClient implements AutoCloseable {
 	 * @param name the lock
 	 * @param key the key
 	 * @param token the hold's token of that key
+	 * @param threadId the id of the thread that asked for it, 0 for an asynchronous
+	 * hold (as {@link LockInfo#threadId()} has it)
 	 * @return the loss, or {@code null}
 	 */
-	Loss lossOf(String name, String key, long token) {
-		return this.losses.get(name + "/" + key + "/" + token);
+	Loss lossOf(String name, String key, long token, long threadId) {
+		return this.losses.get(lossKey(name, key, token, threadId));
 	}
 
-	private static String lossKey(LockInfo lock) {
-		return lock.name() + "/" + lock.key() + "/" + lock.fencingToken();
+	private static String lossKey(String name, String key, long token, long threadId) {
+		return name + "/" + key + "/" + token + "/" + threadId;
 	}
 
 	@Override

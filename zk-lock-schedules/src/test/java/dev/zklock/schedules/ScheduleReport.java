@@ -29,8 +29,10 @@ final class ScheduleReport {
 		Map<String, Long> outcomes = history.ops()
 			.stream()
 			.collect(Collectors.groupingBy((op) -> op.outcome().name(), TreeMap::new, Collectors.counting()));
-		logger.info("SCHEDULE steps={} faults={} outcomes={} holds={} writes={} deletions={} violations={}",
-				schedule.steps().size(), schedule.faults(), outcomes, history.holds().size(), history.writes().size(),
+		logger.info("SCHEDULE steps={} faults={} outcomes={} holds={} local passes={} tenures by passes ahead of a "
+				+ "waiter={} writes={} deletions={} violations={}", schedule.steps().size(), schedule.faults(), outcomes,
+				history.holds().size(), Tenures.passes(history),
+				RandomScheduleTests.checker.tenures(history).passesAhead(), history.writes().size(),
 				history.deletions().size(), violations.size());
 		if (!violations.isEmpty()) {
 			logger.warn("SCHEDULE violations {}\n{}\n{}", violations, schedule, describe(history));

@@ -84,10 +84,11 @@ class ScheduleSoakTests {
 			}
 		}
 		logger.info(
-				"SOAK done: duration={} schedules={} operations={} outcomes={} holders' nodes deleted={} faults={} "
-						+ "applied={} violations={}",
+				"SOAK done: duration={} schedules={} operations={} outcomes={} local passes={} tenures by passes ahead "
+						+ "of a waiter={} holders' nodes deleted={} faults={} applied={} violations={}",
 				(recheck != null) ? "recheck of " + recheck : duration, tally.schedules, tally.operations,
-				tally.outcomes, tally.deletions, tally.faults, tally.applied, tally.kinds);
+				tally.outcomes, tally.localPasses, tally.passesAhead, tally.deletions, tally.faults, tally.applied,
+				tally.kinds);
 		if (control) {
 			assertThat(tally.kinds).as("violations of the trusting control").isNotEmpty();
 		}
@@ -126,6 +127,11 @@ class ScheduleSoakTests {
 
 		int deletions;
 
+		int localPasses;
+
+		// tenures and waiters by the passes made while the waiter was known to wait: the bound put to the test
+		final Map<Integer, Integer> passesAhead = new TreeMap<>();
+
 		void add(SoakRun run) {
 			List<Violation> violations = RandomScheduleTests.checker.check(run.history());
 			this.kinds.addAll(violations.stream().map(Violation::kind).toList());
@@ -133,6 +139,10 @@ class ScheduleSoakTests {
 			this.schedules++;
 			this.operations += run.schedule().steps().size();
 			this.deletions += run.history().deletions().size();
+			this.localPasses += Tenures.passes(run.history());
+			RandomScheduleTests.checker.tenures(run.history())
+				.passesAhead()
+				.forEach((passes, count) -> this.passesAhead.merge(passes, count, Integer::sum));
 			run.schedule().faults().forEach((fault) -> this.faults.merge(fault.kind().name(), 1, Integer::sum));
 			run.history()
 				.faults()

@@ -241,9 +241,13 @@ final class StepRunner {
 		this.history.op(new History.Op(id, this.client.index, step.toString(), timeoutNanos(step), invoked,
 				completed, outcome, givenUp, (outcome == Outcome.FAILED) ? failure : null));
 		boolean exclusive = step.mode() == LockMode.MUTEX || step.mode() == LockMode.WRITE;
-		if (outcome == Outcome.GRANTED && exclusive && step.keys().size() == 1) {
-			this.history.grant(new History.Grant(id, step.family().lockName + "/" + step.keys().get(0), invoked,
-					completed));
+		if (Acquire.canHandOff(step.keys(), step.mode())) {
+			String lockKey = step.family().lockName + "/" + step.keys().get(0);
+			this.history.ask(new History.Ask(id, this.client.index, lockKey, step.mode(), step.localHandoff(), invoked,
+					completed, outcome == Outcome.GRANTED));
+			if (outcome == Outcome.GRANTED && exclusive) {
+				this.history.grant(new History.Grant(id, lockKey, invoked, completed));
+			}
 		}
 	}
 
@@ -255,7 +259,8 @@ final class StepRunner {
 		LockRequest.Builder builder = LockRequest.named(step.family().lockName)
 			.keys(step.keys())
 			.mode(mode)
-			.timeout(Duration.ofMillis(timeoutMillis));
+			.timeout(Duration.ofMillis(timeoutMillis))
+			.localHandoff(step.localHandoff());
 		if (mode == LockMode.SEMAPHORE) {
 			builder.permits(step.family().permits);
 		}

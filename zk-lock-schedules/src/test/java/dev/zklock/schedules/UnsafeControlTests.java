@@ -1,10 +1,11 @@
 package dev.zklock.schedules;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import dev.zklock.annotation.LockMode;
 import dev.zklock.schedules.History.Outcome;
@@ -25,7 +26,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * never ask whether their session still owns their node (they trust the grant until
  * they release) must be flagged, and with the engine's own holders it must pass. A
  * holder takes a key; its session ends under it, by the server or by a connection
- * swallowed past the session; another client waits for the key meanwhile.
+ * swallowed past the session; another client waits for the key meanwhile. With local
+ * hand-off, another worker of the holder's client waits in its local queue too: the
+ * session's end must end the tenure for both.
  */
 class UnsafeControlTests {
 
@@ -33,18 +36,18 @@ class UnsafeControlTests {
 	static final ClassFixture<InJvmZooKeeper> server = ClassFixture.of(ScheduleRunner::startServer);
 
 	@ParameterizedTest
-	@EnumSource(value = FaultKind.class, names = { "EXPIRE", "BLACKHOLE_PAST_SESSION" })
-	void holdersThatTrustTheirGrantAreFlagged(FaultKind fault) throws Exception {
-		History history = new ScheduleRunner(server.get(), true).run(sessionEndsUnderAHolder(fault));
+	@CsvSource({ "EXPIRE, false", "BLACKHOLE_PAST_SESSION, false", "EXPIRE, true" })
+	void holdersThatTrustTheirGrantAreFlagged(FaultKind fault, boolean localHandoff) throws Exception {
+		History history = new ScheduleRunner(server.get(), true).run(sessionEndsUnderAHolder(fault, localHandoff));
 		assertThat(history.ops()).as("the holder's grant, before the fault")
 			.anyMatch((op) -> op.id() == 0 && op.outcome() == Outcome.GRANTED);
 		assertThat(RandomScheduleTests.checker.check(history)).extracting(Violation::kind).contains("overlap");
 	}
 
 	@ParameterizedTest
-	@EnumSource(value = FaultKind.class, names = { "EXPIRE", "BLACKHOLE_PAST_SESSION" })
-	void theEnginesHoldersPass(FaultKind fault) throws Exception {
-		History history = new ScheduleRunner(server.get(), false).run(sessionEndsUnderAHolder(fault));
+	@CsvSource({ "EXPIRE, false", "BLACKHOLE_PAST_SESSION, false", "EXPIRE, true" })
+	void theEnginesHoldersPass(FaultKind fault, boolean localHandoff) throws Exception {
+		History history = new ScheduleRunner(server.get(), false).run(sessionEndsUnderAHolder(fault, localHandoff));
 		assertThat(history.ops()).as("the holder's grant, before the fault")
 			.anyMatch((op) -> op.id() == 0 && op.outcome() == Outcome.GRANTED);
 		assertThat(RandomScheduleTests.checker.check(history)).isEmpty();
@@ -52,16 +55,19 @@ class UnsafeControlTests {
 
 	// the holder holds for longer than the fault takes to end its session and let the waiter in; it waits for its
 	// grant rather than trying once, which a machine loaded by other builds may answer too late
-	private static Schedule sessionEndsUnderAHolder(FaultKind fault) {
+	private static Schedule sessionEndsUnderAHolder(FaultKind fault, boolean localHandoff) {
 		long hold = FaultInjector.LONG_BLACKHOLE.toMillis() + 1_000;
-		return new Schedule(
-				List.of(new Step(0, 0, 0, mutex(5_000, hold)), new Step(1, 0, 200, mutex(hold + 2_000, 100))),
-				List.of(new FaultStep(fault, 0, 300)));
+		List<Step> steps = new ArrayList<>(List.of(new Step(0, 0, 0, mutex(5_000, hold, localHandoff)),
+				new Step(1, 0, 200, mutex(hold + 2_000, 100, false))));
+		if (localHandoff) {
+			steps.add(new Step(0, 1, 100, mutex(hold + 2_000, 100, true)));
+		}
+		return new Schedule(steps, List.of(new FaultStep(fault, 0, 300)));
 	}
 
-	private static Acquire mutex(long timeoutMillis, long holdMillis) {
+	private static Acquire mutex(long timeoutMillis, long holdMillis, boolean localHandoff) {
 		return new Acquire(Family.MUTEX, List.of("a"), LockMode.MUTEX, false, timeoutMillis, holdMillis, Nesting.NONE,
-				0, 0, 0);
+				0, 0, 0, localHandoff);
 	}
 
 }
