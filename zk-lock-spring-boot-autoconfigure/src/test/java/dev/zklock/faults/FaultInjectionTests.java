@@ -43,6 +43,13 @@ import static org.awaitility.Awaitility.await;
  * one {@code FAULT scenario N:} line with its figures (also in
  * {@code target/fault-injection/.../summary.txt}, next to every process's log).
  * <p>
+ * Beside every scenario's workers, others lock with local hand-off ({@code handoff=true}:
+ * a JVM's threads queue behind one node of their JVM and pass the key among themselves,
+ * sharing its token), under the same bounds: scenarios 1, 2 and 7 run such loads on the
+ * same keys; 3, 4, 6 and 11 step a holder with local hand-off while {@link LocalHolders}
+ * are queued behind it; 5 kills one in mid-tenure. The resource lets holders of one
+ * tenure repeat its token, and still rejects every token below the highest.
+ * <p>
  * Runs in the {@code integration-test} phase of {@code ./mvnw verify}; alone:
  * {@code ./mvnw -pl zk-lock-spring-boot-autoconfigure verify -Dtest=FaultInjectionTests
  * -Dsurefire.failIfNoSpecifiedTests=false}. For a quicker local run,
@@ -54,6 +61,9 @@ import static org.awaitility.Awaitility.await;
 class FaultInjectionTests {
 
 	private static final int THREADS = 4;
+
+	/** What makes a command of a worker lock with local hand-off. */
+	private static final String HANDOFF = " handoff=true";
 
 	/** Readers and writers per worker in the READ/WRITE mix of scenarios 1 and 2. */
 	private static final int READ_WRITE_READERS = 2;
@@ -69,6 +79,15 @@ class FaultInjectionTests {
 
 	/** Scenario 5 and 6: the next holder gets the lock within this much. */
 	private static final Duration HANDOFF_BOUND = SESSION_TIMEOUT.plusSeconds(2);
+
+	/** The worker that locks with local hand-off in scenario 3 and is killed in mid-tenure in scenario 5. */
+	private static final String TENURE_HOLDER = "h1";
+
+	/** Scenario 3's fenced rounds with local hand-off, beside its control. */
+	private static final int TENURE_PAUSE_ROUNDS = 4;
+
+	/** Scenario 6's rounds with local hand-off, after its others: one reset before the delete runs, one after. */
+	private static final int TENURE_RESET_ROUNDS = 2;
 
 	private final ExecutorService executor = Executors.newCachedThreadPool((task) -> {
 		Thread thread = new Thread(task, "fault-driver");
@@ -119,30 +138,46 @@ class FaultInjectionTests {
 	@Order(1)
 	void scenario1NoFaults() {
 		int grants = Integer.getInteger("zk-lock.faults.scenario1.grants", 1000);
+		// enough for hundreds of passes; the key is the bottleneck, so every grant on it costs the scenario time
+		int handoffGrants = Math.max(1, grants / 10);
 		String key = "s1";
 		long start = System.nanoTime();
+		HandoffCounts before = HandoffCounts.of(this.core, "s1-before");
 		startReadWriteLoad(key + "-rw", "grants=" + Math.max(1, grants / 4));
+		startReadWriteLoad(key + "-rw", key + "-rw-h", "grants=" + handoffGrants + HANDOFF);
+		startLoad(this.core, key + "-h", key, "threads=" + THREADS + " grants=" + handoffGrants + " timeoutMs=60000"
+				+ HANDOFF);
 		List<WorkerEvent> done = runLoad(this.core, key, "threads=" + THREADS + " grants=" + grants + " timeoutMs=60000");
-		List<WorkerEvent> readWrite = awaitLoad(key + "-rw");
+		List<WorkerEvent> handoffDone = awaitLoad(key + "-h");
+		List<WorkerEvent> readWrite = new ArrayList<>(awaitLoad(key + "-rw"));
+		readWrite.addAll(awaitLoad(key + "-rw-h"));
 		long wall = millisSince(start);
+		HandoffCounts handoffs = HandoffCounts.of(this.core, "s1-after").since(before);
 		ResourceStats stats = this.lab.resource().stats(key);
 		int orphans = this.lab.lockNodes(key);
 		long expected = (long) this.core.size() * THREADS * grants;
+		long handoffExpected = (long) this.core.size() * THREADS * handoffGrants;
 		this.lab.report("FAULT scenario 1 (no faults): " + this.core.size() + " JVMs x " + THREADS + " threads x "
-				+ grants + " grants=" + sum(done, "grants") + " wall=" + wall + "ms rate="
-				+ rate(sum(done, "grants"), wall) + "/s overlaps=" + stats.overlaps() + " count=" + stats.value() + "/"
-				+ expected + " lostUpdates=" + stats.lostUpdates() + " tokenRegressions=" + stats.tokenRegressions()
-				+ " orphans=" + orphans + " | " + counts(done));
+				+ grants + " grants=" + sum(done, "grants") + " and, with local hand-off on the same key, "
+				+ this.core.size() + " JVMs x " + THREADS + " threads x " + handoffGrants + " grants="
+				+ sum(handoffDone, "grants") + " wall=" + wall + "ms rate=" + rate(stats.sections(), wall)
+				+ "/s overlaps=" + stats.overlaps() + " count=" + stats.value() + "/" + (expected + handoffExpected)
+				+ " lostUpdates=" + stats.lostUpdates() + " tokenRegressions=" + stats.tokenRegressions() + " orphans="
+				+ orphans + " local hand-off (both keys): " + handoffs + " | " + counts(done) + " | hand-off: "
+				+ counts(handoffDone));
 		assertThat(sum(done, "grants")).isEqualTo(expected);
-		assertThat(stats.sections()).isEqualTo(expected);
+		assertThat(sum(handoffDone, "grants")).isEqualTo(handoffExpected);
+		assertThat(stats.sections()).isEqualTo(expected + handoffExpected);
 		assertThat(stats.overlaps()).isZero();
 		assertThat(stats.concurrentPairs()).isZero();
-		assertThat(stats.value()).isEqualTo(expected);
+		assertThat(stats.value()).isEqualTo(expected + handoffExpected);
 		assertThat(stats.lostUpdates()).isZero();
 		assertThat(stats.tokenRegressions()).isZero();
 		assertThat(stats.staleRejected()).isZero();
 		assertThat(orphans).isZero();
-		assertReadWriteMix(1, key + "-rw", readWrite, (long) this.core.size() * READ_WRITE_WRITERS * Math.max(1, grants / 4));
+		assertThat(handoffs.passes()).as("grants passed within a JVM").isPositive();
+		assertReadWriteMix(1, key + "-rw", readWrite,
+				(long) this.core.size() * READ_WRITE_WRITERS * (Math.max(1, grants / 4) + handoffGrants));
 	}
 
 	@Test
@@ -152,10 +187,11 @@ class FaultInjectionTests {
 		Duration down = Duration.ofSeconds(5);
 		String key = "s2";
 		long start = System.nanoTime();
-		for (WorkerProcess worker : this.core) {
-			worker.send("load id=" + key + " key=" + key + " threads=" + THREADS + " grants=0 sleepMs=1 timeoutMs=60000");
-		}
+		HandoffCounts before = HandoffCounts.of(this.core, "s2-before");
+		startLoad(this.core, key, key, "threads=" + THREADS + " grants=0 sleepMs=1 timeoutMs=60000");
+		startLoad(this.core, key + "-h", key, "threads=" + THREADS + " grants=0 sleepMs=1 timeoutMs=60000" + HANDOFF);
 		startReadWriteLoad(key + "-rw", "grants=0");
+		startReadWriteLoad(key + "-rw", key + "-rw-h", "grants=0" + HANDOFF);
 		// each kill waits for the ensemble to be whole again and for grants to flow since the last one, so the
 		// kills follow one another as fast as the recovery allows instead of on a fixed clock
 		List<LeaderKill> done = new ArrayList<>();
@@ -166,11 +202,14 @@ class FaultInjectionTests {
 			flowingSince = System.nanoTime();
 		}
 		awaitGrantAfter(key, flowingSince);
-		this.core.forEach((worker) -> worker.send("stop id=" + key));
-		this.core.forEach((worker) -> worker.send("stop id=" + key + "-rw"));
-		List<WorkerEvent> loads = this.core.stream().map((worker) -> worker.await("load-done", key, LOAD_TIMEOUT)).toList();
-		List<WorkerEvent> readWrite = awaitLoad(key + "-rw");
+		List<String> loadIds = List.of(key, key + "-h", key + "-rw", key + "-rw-h");
+		loadIds.forEach((id) -> this.core.forEach((worker) -> worker.send("stop id=" + id)));
+		List<WorkerEvent> loads = awaitLoad(key);
+		List<WorkerEvent> handoffLoads = awaitLoad(key + "-h");
+		List<WorkerEvent> readWrite = new ArrayList<>(awaitLoad(key + "-rw"));
+		readWrite.addAll(awaitLoad(key + "-rw-h"));
 		long wall = millisSince(start);
+		HandoffCounts handoffs = HandoffCounts.of(this.core, "s2-after").since(before);
 		this.lab.makeWhole();
 		ResourceStats stats = this.lab.resource().stats(key);
 		long[] entries = this.lab.resource().entryTimes(key);
@@ -194,8 +233,11 @@ class FaultInjectionTests {
 				+ "ms) gapMs/electionMs per kill=" + perKill + " overlaps=" + stats.overlaps() + " count=" + stats.value()
 				+ "/" + stats.writesAccepted() + " lostUpdates=" + stats.lostUpdates() + " tokenRegressions="
 				+ stats.tokenRegressions() + " sectionsWithoutWrite=" + stats.sectionsWithoutWrite()
-				+ " connectionStates=" + connectionStates + " orphans=0 | " + counts(loads));
+				+ " connectionStates=" + connectionStates + " orphans=0 local hand-off (both keys): " + handoffs + " | "
+				+ counts(loads) + " | hand-off: " + counts(handoffLoads));
 		assertThat(done).hasSize(killCount);
+		assertThat(sum(handoffLoads, "WRITTEN")).as("sections of the local hand-off load").isPositive();
+		assertThat(handoffs.passes()).as("grants passed within a JVM").isPositive();
 		assertThat(worstSlack).as("grant gap after a leader kill beyond 2 x session timeout + election time: %s",
 				perKill).isGreaterThanOrEqualTo(0);
 		assertThat(stats.overlaps()).isZero();
@@ -256,8 +298,22 @@ class FaultInjectionTests {
 		int fencedRounds = 5;
 		// w1 waits in every lane; the holders are the other workers, each in a lane of its own
 		List<WorkerProcess> holders = new ArrayList<>(this.core.subList(1, this.core.size()));
-		holders.addAll(this.lab.workers(List.of(WorkerSpec.direct("p1"), WorkerSpec.direct("p2"))).values());
+		Map<String, WorkerProcess> launched = this.lab
+			.workers(List.of(WorkerSpec.direct("p1"), WorkerSpec.direct("p2"), WorkerSpec.direct(TENURE_HOLDER)));
+		holders.add(launched.get("p1"));
+		holders.add(launched.get("p2"));
 		WorkerProcess waiter = this.core.get(0);
+		// a fifth lane beside them: the holder locks with local hand-off, local holders queued behind it
+		WorkerProcess tenureHolder = launched.get(TENURE_HOLDER);
+		this.lab.resource().unfenced("s3hc");
+		CompletableFuture<List<TenurePause>> tenureRun = CompletableFuture.supplyAsync(() -> {
+			List<TenurePause> rounds = new ArrayList<>();
+			for (int round = 1; round <= TENURE_PAUSE_ROUNDS; round++) {
+				rounds.add(tenurePauseRound(tenureHolder, waiter, "s3h", round, true));
+			}
+			rounds.add(tenurePauseRound(tenureHolder, waiter, "s3hc", 1, false));
+			return rounds;
+		}, this.executor);
 		List<CompletableFuture<List<PauseRound>>> runs = new ArrayList<>();
 		for (int lane = 1; lane <= lanes; lane++) {
 			WorkerProcess holder = holders.get(lane - 1);
@@ -276,6 +332,7 @@ class FaultInjectionTests {
 		List<PauseRound> rounds = runs.stream()
 			.flatMap((run) -> join(run, Duration.ofMinutes(10), "a pause lane").stream())
 			.toList();
+		List<TenurePause> tenureRounds = join(tenureRun, Duration.ofMinutes(10), "the local hand-off lane");
 		List<PauseRound> fenced = rounds.stream().filter(PauseRound::fenced).toList();
 		List<PauseRound> control = rounds.stream().filter((round) -> !round.fenced()).toList();
 		ResourceStats fencedStats = total(fenced.stream().map(PauseRound::key).distinct().toList());
@@ -308,6 +365,68 @@ class FaultInjectionTests {
 		assertThat(controlStats.staleAccepted()).isEqualTo(control.size());
 		assertThat(controlStats.lostUpdates()).isEqualTo(control.size());
 		assertThat(orphans).isZero();
+		assertTenurePauses(tenureRounds);
+	}
+
+	// The lane with local hand-off: every stale access of the frozen tenure's holders is rejected
+	private void assertTenurePauses(List<TenurePause> rounds) {
+		List<TenurePause> fenced = rounds.stream().filter(TenurePause::fenced).toList();
+		List<TenurePause> control = rounds.stream().filter((round) -> !round.fenced()).toList();
+		ResourceStats fencedStats = this.lab.resource().stats("s3h");
+		ResourceStats controlStats = this.lab.resource().stats("s3hc");
+		long orphans = this.lab.lockNodes("s3h") + this.lab.lockNodes("s3hc");
+		this.lab.report("FAULT scenario 3 (process pause in mid-tenure, local hand-off, " + LocalHolders.THREADS
+				+ " local holders queued behind the frozen holder): rounds=" + fenced.size()
+				+ " holderStaleWriteRejected=" + count(fenced, (round) -> !round.accepted()) + "/" + fenced.size()
+				+ " frozenTenureAfterFreeze: sections=" + fenced.stream().mapToLong((round) -> round.stale().sections())
+					.sum()
+				+ " rejected=" + fenced.stream().mapToLong((round) -> round.stale().rejected()).sum()
+				+ " writesAccepted=" + fenced.stream().mapToLong((round) -> round.stale().writesAccepted()).sum()
+				+ " nextTokenLarger=" + count(fenced, (round) -> round.nextToken() > round.token()) + "/" + fenced.size()
+				+ " isHeldStillTrueRightAfterResume=" + count(fenced, TenurePause::heldAtResume) + "/" + fenced.size()
+				+ " pauseMs=" + range(rounds, TenurePause::pauseMillis) + " nextHolderAfterMs="
+				+ range(rounds, TenurePause::handoffMillis) + " localHoldersAfterResume: "
+				+ counts(fenced.stream().map(TenurePause::localLoad).toList()) + " resource: staleRejected="
+				+ fencedStats.staleRejected() + " staleReadsRejected=" + fencedStats.staleReadsRejected()
+				+ " staleAccepted=" + fencedStats.staleAccepted() + " lostUpdates=" + fencedStats.lostUpdates()
+				+ " count=" + fencedStats.value() + "/" + fencedStats.writesAccepted() + " orphans=" + orphans
+				+ " | unfenced control: rounds=" + control.size() + " staleAccepted=" + controlStats.staleAccepted()
+				+ " lostUpdates=" + controlStats.lostUpdates());
+		assertThat(fenced).allSatisfy((round) -> {
+			assertThat(round.accepted()).as("stale write of the frozen holder in %s", round).isFalse();
+			assertThat(round.stale().writesAccepted()).as("writes of the frozen tenure accepted after it froze, %s",
+					round).isZero();
+			assertThat(round.stale().rejected()).as("stale accesses rejected in %s", round).isPositive();
+			assertThat(round.nextToken()).as("the next holder's token in %s", round).isGreaterThan(round.token());
+		});
+		assertThat(fencedStats.staleAccepted()).isZero();
+		assertThat(fencedStats.lostUpdates()).isZero();
+		assertThat(fencedStats.countIsExact()).isTrue();
+		assertThat(control).allSatisfy((round) -> assertThat(round.accepted()).isTrue());
+		assertThat(controlStats.staleAccepted()).isGreaterThanOrEqualTo(control.size());
+		assertThat(orphans).isZero();
+	}
+
+	// A pause round whose holder locks with local hand-off, local holders queued behind it; after the resume it
+	// writes and releases at once, as a holder unaware of the pause would, and the local holders go on
+	private TenurePause tenurePauseRound(WorkerProcess holder, WorkerProcess waiter, String key, int round,
+			boolean fenced) {
+		String id = key + "-" + round;
+		LocalHolders local = new LocalHolders(holder, key, id + "-local", "sleepMs=1");
+		long paused = freezeHolder(holder, waiter, key, id, HANDOFF + " release=now", local::startQueued);
+		long[] entries = this.lab.resource().entryTimes(key);
+		long handoff = (entries[entries.length - 1] - paused) / 1_000_000;
+		awaitTwoSessionsSince(paused);
+		long pauseMillis = millisSince(paused);
+		long nextToken = this.lab.resource().highestTokenBefore(key, System.nanoTime());
+		holder.resume();
+		long resumed = System.nanoTime();
+		holder.send("go id=" + id);
+		WorkerEvent done = holder.await("pause-done", id, EVENT_TIMEOUT);
+		WorkerEvent localLoad = local.stopAfterWriteSince(this.lab.resource(), resumed);
+		long token = done.number("token");
+		return new TenurePause(key, fenced, pauseMillis, handoff, token, nextToken, done.flag("accepted"),
+				done.flag("heldAtResume"), this.lab.resource().tokenUse(key, token, paused), localLoad);
 	}
 
 	private PauseRound pauseRound(WorkerProcess holder, WorkerProcess waiter, String key, int round, boolean fenced) {
@@ -342,8 +461,12 @@ class FaultInjectionTests {
 				() -> blackholeRounds(workers.get("bs"), suspendedProxy, "s4-suspended", rounds), this.executor);
 		CompletableFuture<List<BlackholeRound>> lost = CompletableFuture
 			.supplyAsync(() -> blackholeRounds(workers.get("bl"), lostProxy, "s4-lost", rounds), this.executor);
-		List<BlackholeRound> suspendedRounds = join(suspended, Duration.ofMinutes(5), "the SUSPENDED rounds");
-		List<BlackholeRound> lostRounds = join(lost, Duration.ofMinutes(5), "the LOST rounds");
+		List<BlackholeRound> suspendedAll = join(suspended, Duration.ofMinutes(5), "the SUSPENDED rounds");
+		List<BlackholeRound> lostAll = join(lost, Duration.ofMinutes(5), "the LOST rounds");
+		List<BlackholeRound> suspendedRounds = suspendedAll.stream().filter((round) -> !round.tenure()).toList();
+		List<BlackholeRound> lostRounds = lostAll.stream().filter((round) -> !round.tenure()).toList();
+		List<BlackholeRound> suspendedTenures = suspendedAll.stream().filter(BlackholeRound::tenure).toList();
+		List<BlackholeRound> lostTenures = lostAll.stream().filter(BlackholeRound::tenure).toList();
 		Duration blackhole = SESSION_TIMEOUT.dividedBy(2);
 		this.lab.report("FAULT scenario 4 (blackhole " + blackhole.toMillis() + "ms = 0.5 x session): policy LOST: "
 				+ "rounds=" + lostRounds.size() + " clientDisconnected=" + count(lostRounds, BlackholeRound::disconnected)
@@ -357,29 +480,43 @@ class FaultInjectionTests {
 				+ range(suspendedRounds, BlackholeRound::inDoubtMillis) + " sameSession="
 				+ count(suspendedRounds, BlackholeRound::sameSession) + " writeAccepted="
 				+ count(suspendedRounds, BlackholeRound::accepted) + " | quietBeforeBlackholeMs="
-				+ range(suspendedRounds, BlackholeRound::quietMillis) + "," + range(lostRounds, BlackholeRound::quietMillis));
-		assertThat(lostRounds).allSatisfy((round) -> {
-			assertThat(round.disconnected()).as("client noticed the blackhole in %s", round).isTrue();
-			assertThat(round.changes()).as("isHeld() changes under policy LOST in %s", round).isZero();
-			assertThat(round.heldAfterHeal()).isTrue();
-			assertThat(round.sameSession()).isTrue();
-			assertThat(round.accepted()).isTrue();
-		});
-		assertThat(suspendedRounds).allSatisfy((round) -> {
-			assertThat(round.disconnected()).as("client noticed the blackhole in %s", round).isTrue();
-			assertThat(round.changes()).as("in doubt, then held again, in %s", round).isEqualTo(2);
-			assertThat(round.heldAfterHeal()).isTrue();
-			assertThat(round.sameSession()).isTrue();
-			assertThat(round.accepted()).isTrue();
-		});
+				+ range(suspendedRounds, BlackholeRound::quietMillis) + "," + range(lostRounds, BlackholeRound::quietMillis)
+				+ " | beside each hold, a holder with local hand-off, " + LocalHolders.THREADS
+				+ " local holders queued behind it: policy LOST: heldThroughout="
+				+ count(lostTenures, (round) -> round.changes() == 0) + "/" + lostTenures.size() + " heldAfterHeal="
+				+ count(lostTenures, BlackholeRound::heldAfterHeal) + " writeAccepted="
+				+ count(lostTenures, BlackholeRound::accepted) + " | policy SUSPENDED: inDoubtReported="
+				+ count(suspendedTenures, (round) -> round.changes() >= 1) + "/" + suspendedTenures.size()
+				+ " clearedAfterHeal=" + count(suspendedTenures, BlackholeRound::heldAfterHeal) + " inDoubtMs="
+				+ range(suspendedTenures, BlackholeRound::inDoubtMillis) + " writeAccepted="
+				+ count(suspendedTenures, BlackholeRound::accepted));
+		assertThat(lostRounds).hasSize(rounds).allSatisfy((round) -> assertBlackholeRound(round, 0));
+		assertThat(suspendedRounds).hasSize(rounds).allSatisfy((round) -> assertBlackholeRound(round, 2));
+		assertThat(lostTenures).hasSize(rounds).allSatisfy((round) -> assertBlackholeRound(round, 0));
+		assertThat(suspendedTenures).hasSize(rounds).allSatisfy((round) -> assertBlackholeRound(round, 2));
 	}
 
+	// policy LOST: isHeld() never changes; policy SUSPENDED: in doubt, then held again (2 changes)
+	private static void assertBlackholeRound(BlackholeRound round, int changes) {
+		assertThat(round.disconnected()).as("client noticed the blackhole in %s", round).isTrue();
+		assertThat(round.changes()).as("isHeld() changes in %s", round).isEqualTo(changes);
+		assertThat(round.heldAfterHeal()).isTrue();
+		assertThat(round.sameSession()).isTrue();
+		assertThat(round.accepted()).isTrue();
+	}
+
+	// each round a hold, and beside it a holder with local hand-off on a key of its own, local holders queued
 	private List<BlackholeRound> blackholeRounds(WorkerProcess worker, ZooKeeperProxy proxy, String key, int rounds) {
 		List<BlackholeRound> results = new ArrayList<>();
 		for (int round = 1; round <= rounds; round++) {
 			String id = key + "-" + round;
+			String tenureKey = key + "-h";
 			worker.send("hold id=" + id + " key=" + key);
 			worker.await("held", id, EVENT_TIMEOUT);
+			worker.send("hold id=" + id + "-h key=" + tenureKey + HANDOFF);
+			worker.await("held", id + "-h", EVENT_TIMEOUT);
+			LocalHolders local = new LocalHolders(worker, tenureKey, id + "-local", "sleepMs=1");
+			local.startQueued();
 			// start when the client has heard nothing for a while, so that its read timeout
 			// (2/3 of the session) runs out inside the blackhole and it does disconnect
 			long quiet = proxy.blackholeWhenQuiet(Duration.ofMillis(1100), Duration.ofSeconds(10));
@@ -394,19 +531,27 @@ class FaultInjectionTests {
 				worker.await((event) -> event.type().equals("connection") && event.receivedNanos() > start
 						&& event.get("state").equals("RECONNECTED"), "reconnection of " + worker, EVENT_TIMEOUT);
 			}
-			boolean policyLost = key.endsWith("lost");
-			if (!policyLost) {
-				worker.await((event) -> event.type().equals("state") && id.equals(event.id())
-						&& event.flag("held"), "lock " + id + " held again", EVENT_TIMEOUT);
-			}
-			boolean heldAfterHeal = this.lab.lockNodes(key) == 1;
-			worker.send("release id=" + id);
-			WorkerEvent released = worker.await("released", id, EVENT_TIMEOUT);
-			results.add(new BlackholeRound(disconnected, released.number("changes"), released.number("notHeldMs"),
-					heldAfterHeal && released.flag("checked"), released.flag("sameSession") && released.flag("tokenKept"),
-					released.flag("accepted"), quiet / 1_000_000));
+			results.add(releaseAfterBlackhole(worker, key, id, disconnected, quiet, false));
+			// one node for the tenure: the local holders queued behind it have none
+			results.add(releaseAfterBlackhole(worker, tenureKey, id + "-h", disconnected, quiet, true));
+			local.stop();
 		}
 		return results;
+	}
+
+	private BlackholeRound releaseAfterBlackhole(WorkerProcess worker, String key, String id, boolean disconnected,
+			long quiet, boolean tenure) {
+		boolean policyLost = key.contains("lost");
+		if (!policyLost) {
+			worker.await((event) -> event.type().equals("state") && id.equals(event.id())
+					&& event.flag("held"), "lock " + id + " held again", EVENT_TIMEOUT);
+		}
+		boolean heldAfterHeal = this.lab.lockNodes(key) == 1;
+		worker.send("release id=" + id);
+		WorkerEvent released = worker.await("released", id, EVENT_TIMEOUT);
+		return new BlackholeRound(tenure, disconnected, released.number("changes"), released.number("notHeldMs"),
+				heldAfterHeal && released.flag("checked"), released.flag("sameSession") && released.flag("tokenKept"),
+				released.flag("accepted"), quiet / 1_000_000);
 	}
 
 	@Test
@@ -426,14 +571,9 @@ class FaultInjectionTests {
 			String id = key + "-" + round;
 			victim.send("hold id=" + id + " key=" + key);
 			victim.await("held", id, EVENT_TIMEOUT);
-			waiter.send("once id=" + id + " key=" + key + " timeoutMs=60000");
-			this.lab.awaitLockNodes(key, 2, Duration.ofSeconds(30));
-			long killed = System.nanoTime();
-			victim.kill();
-			WorkerEvent once = waiter.await("once-done", id, Duration.ofSeconds(30));
-			assertThat(once.get("outcome")).isEqualTo("WRITTEN");
-			long[] entries = this.lab.resource().entryTimes(key);
-			handoffs.add((entries[entries.length - 1] - killed) / 1_000_000);
+			Takeover takeover = killBeforeWaiter(victim, waiter, key, id, "");
+			assertThat(takeover.once().get("outcome")).isEqualTo("WRITTEN");
+			handoffs.add(takeover.millis());
 		}
 		ResourceStats stats = this.lab.resource().stats(key);
 		int orphans = this.lab.lockNodes(key);
@@ -448,6 +588,53 @@ class FaultInjectionTests {
 		assertThat(stats.tokenRegressions()).isZero();
 		assertThat(orphans).isZero();
 		readHolderKilled(key + "-rw", waiter);
+		tenureHolderKilled(key + "-h", waiter);
+	}
+
+	// A holder with local hand-off is killed in mid-tenure, local holders queued behind it, a waiter in another JVM:
+	// the waiter gets the lock within the bound, with a larger token
+	private void tenureHolderKilled(String key, WorkerProcess waiter) {
+		WorkerProcess victim = this.lab.workers(List.of(WorkerSpec.direct(TENURE_HOLDER))).get(TENURE_HOLDER);
+		LocalHolders local = new LocalHolders(victim, key, key + "-local", "sleepMs=20");
+		local.start();
+		await("passes among the local holders of " + key).atMost(EVENT_TIMEOUT)
+			.until(() -> this.lab.resource().stats(key).writesAccepted() >= 2 * LocalHolders.THREADS);
+		victim.send("hold id=" + key + " key=" + key + HANDOFF);
+		long token = victim.await("held", key, EVENT_TIMEOUT).number("token");
+		Takeover takeover = killBeforeWaiter(victim, waiter, key, key, "");
+		WorkerEvent once = takeover.once();
+		long handoff = takeover.millis();
+		ResourceStats stats = this.lab.resource().stats(key);
+		long tenureSections = this.lab.resource().tokenUse(key, token, 0).sections();
+		int orphans = this.lab.lockNodes(key);
+		this.lab.report("FAULT scenario 5 (holder with local hand-off killed in mid-tenure, " + LocalHolders.THREADS
+				+ " local holders queued, a waiter in another JVM): sectionsOfTheTenure=" + tenureSections
+				+ " nextHolderAfterMs=" + handoff + " (bound " + HANDOFF_BOUND.toMillis() + "ms) tokens " + token
+				+ " -> " + once.get("token") + " overlaps=" + stats.overlaps() + " count=" + stats.value() + "/"
+				+ stats.writesAccepted() + " killedHoldersWithoutWrite=" + stats.sectionsWithoutWrite()
+				+ " tokenRegressions=" + stats.tokenRegressions() + " orphans=" + orphans);
+		assertThat(tenureSections).as("sections of the killed tenure: the holder came by a local pass").isGreaterThan(1);
+		assertThat(once.get("outcome")).isEqualTo("WRITTEN");
+		assertThat(handoff).isLessThanOrEqualTo(HANDOFF_BOUND.toMillis());
+		assertThat(once.number("token")).as("the next holder's token").isGreaterThan(token);
+		assertThat(stats.overlaps()).isZero();
+		assertThat(stats.countIsExact()).isTrue();
+		assertThat(stats.sectionsWithoutWrite()).isEqualTo(1);
+		assertThat(stats.tokenRegressions()).isZero();
+		assertThat(orphans).isZero();
+	}
+
+	// The waiter queues behind the victim's hold and the victim is killed: the waiter's once-done, and how long after
+	// the kill the last section began
+	private Takeover killBeforeWaiter(WorkerProcess victim, WorkerProcess waiter, String key, String id,
+			String options) {
+		waiter.send("once id=" + id + " key=" + key + options + " timeoutMs=60000");
+		this.lab.awaitLockNodes(key, 2, Duration.ofSeconds(30));
+		long killed = System.nanoTime();
+		victim.kill();
+		WorkerEvent once = waiter.await("once-done", id, Duration.ofSeconds(30));
+		long[] entries = this.lab.resource().entryTimes(key);
+		return new Takeover(once, (entries[entries.length - 1] - killed) / 1_000_000);
 	}
 
 	// A READ holder dies while a WRITE waits behind it: the writer gets the lock within the bound
@@ -455,13 +642,9 @@ class FaultInjectionTests {
 		WorkerProcess victim = this.lab.workers(List.of(WorkerSpec.direct("p5"))).values().iterator().next();
 		victim.send("hold id=" + key + " key=" + key + " mode=READ");
 		victim.await("held", key, EVENT_TIMEOUT);
-		waiter.send("once id=" + key + " key=" + key + " mode=WRITE timeoutMs=60000");
-		this.lab.awaitLockNodes(key, 2, Duration.ofSeconds(30));
-		long killed = System.nanoTime();
-		victim.kill();
-		WorkerEvent once = waiter.await("once-done", key, Duration.ofSeconds(30));
-		long[] entries = this.lab.resource().entryTimes(key);
-		long handoff = (entries[entries.length - 1] - killed) / 1_000_000;
+		Takeover takeover = killBeforeWaiter(victim, waiter, key, key, " mode=WRITE");
+		WorkerEvent once = takeover.once();
+		long handoff = takeover.millis();
 		ResourceStats stats = this.lab.resource().stats(key);
 		int orphans = this.lab.lockNodes(key);
 		this.lab.report("FAULT scenario 5 (READ holder killed, WRITE waiting): nextHolderAfterMs=" + handoff + " (bound "
@@ -477,10 +660,12 @@ class FaultInjectionTests {
 
 	// Readers and writers of one key on every core worker: READ_WRITE_READERS readers, READ_WRITE_WRITERS writers each
 	private void startReadWriteLoad(String id, String parameters) {
-		for (WorkerProcess worker : this.core) {
-			worker.send("load id=" + id + " key=" + id + " threads=" + (READ_WRITE_READERS + READ_WRITE_WRITERS)
-					+ " readers=" + READ_WRITE_READERS + " sleepMs=1 timeoutMs=60000 " + parameters);
-		}
+		startReadWriteLoad(id, id, parameters);
+	}
+
+	private void startReadWriteLoad(String key, String id, String parameters) {
+		startLoad(this.core, id, key, "threads=" + (READ_WRITE_READERS + READ_WRITE_WRITERS) + " readers="
+				+ READ_WRITE_READERS + " sleepMs=1 timeoutMs=60000 " + parameters);
 	}
 
 	private List<WorkerEvent> awaitLoad(String id) {
@@ -492,7 +677,8 @@ class FaultInjectionTests {
 		this.lab.awaitLockNodes(key, 0, Duration.ofSeconds(30));
 		ResourceStats stats = this.lab.resource().stats(key);
 		this.lab.report("FAULT scenario " + scenario + " (READ/WRITE mix): " + this.core.size() + " JVMs x "
-				+ READ_WRITE_READERS + " readers + " + READ_WRITE_WRITERS + " writers: reads=" + sum(done, "READ")
+				+ READ_WRITE_READERS + " readers + " + READ_WRITE_WRITERS
+				+ " writers, each without and with local hand-off: reads=" + sum(done, "READ")
 				+ " tornReads=" + sum(done, "TORN_READ") + " writes=" + stats.writesAccepted() + " overlaps="
 				+ stats.overlaps() + " count=" + stats.value() + "/" + stats.writesAccepted() + " lostUpdates="
 				+ stats.lostUpdates() + " tokenRegressions=" + stats.tokenRegressions() + " staleAccepted="
@@ -520,35 +706,70 @@ class FaultInjectionTests {
 		List<Long> handoffs = new ArrayList<>();
 		List<Long> clears = new ArrayList<>();
 		for (int round = 1; round <= rounds; round++) {
-			String id = key + "-" + round;
-			boolean afterExecution = round % 2 == 0;
-			releaser.send("hold id=" + id + " key=" + key);
-			releaser.await("held", id, EVENT_TIMEOUT);
-			waiter.send("once id=" + id + " key=" + key + " timeoutMs=60000");
-			this.lab.awaitLockNodes(key, 2, Duration.ofSeconds(30));
-			CompletableFuture<Long> reset = proxy.resetOnNextDelete(afterExecution);
-			releaser.send("release id=" + id);
-			long resetAt = join(reset, Duration.ofSeconds(30), "the reset of the release's delete");
-			releaser.await("released", id, EVENT_TIMEOUT);
-			waiter.await("once-done", id, EVENT_TIMEOUT);
-			long[] entries = this.lab.resource().entryTimes(key);
-			handoffs.add(Math.max(0, entries[entries.length - 1] - resetAt) / 1_000_000);
-			clears.add(this.lab.awaitLockNodes(key, 0, HANDOFF_BOUND));
+			ResetRound done = resetRound(releaser, waiter, proxy, key, round, false);
+			handoffs.add(done.handoffMillis());
+			clears.add(done.clearMillis());
+		}
+		// then rounds whose releaser locks with local hand-off, local holders queued behind it: another process
+		// waits and the tenure's max-time has passed, so the release ends the tenure, and the reset hits its delete
+		List<ResetRound> tenureRounds = new ArrayList<>();
+		for (int round = 1; round <= TENURE_RESET_ROUNDS; round++) {
+			tenureRounds.add(resetRound(releaser, waiter, proxy, key + "h", round, true));
 		}
 		releaser.send("registry id=s6");
 		WorkerEvent registry = releaser.await("registry", "s6", EVENT_TIMEOUT);
 		ResourceStats stats = this.lab.resource().stats(key);
+		ResourceStats tenureStats = this.lab.resource().stats(key + "h");
+		List<Long> tenureHandoffs = tenureRounds.stream().map(ResetRound::handoffMillis).toList();
 		this.lab.report("FAULT scenario 6 (reset during release): rounds=" + rounds
 				+ " (odd: reset before the delete reaches the server, even: after it ran, before its reply) "
 				+ "nextHolderAfterResetMs=" + handoffs + " (bound " + HANDOFF_BOUND.toMillis() + "ms) orphans=0 "
 				+ "(lock nodes gone within " + clears + "ms after the next holder) releaserRegistry held="
 				+ registry.get("held") + " releasing=" + registry.get("releasing") + " overlaps=" + stats.overlaps()
-				+ " count=" + stats.value() + "/" + stats.writesAccepted());
+				+ " count=" + stats.value() + "/" + stats.writesAccepted() + " | with local hand-off, "
+				+ LocalHolders.THREADS + " local holders queued behind the releaser: rounds=" + tenureRounds.size()
+				+ " nextHolderAfterResetMs=" + tenureHandoffs + " orphans=0 (lock nodes gone within "
+				+ tenureRounds.stream().map(ResetRound::clearMillis).toList() + "ms after the local holders stopped) "
+				+ "overlaps=" + tenureStats.overlaps() + " count=" + tenureStats.value() + "/"
+				+ tenureStats.writesAccepted() + " localHolders: "
+				+ counts(tenureRounds.stream().map(ResetRound::localLoad).toList()));
 		assertThat(handoffs).allSatisfy((millis) -> assertThat(millis).isLessThanOrEqualTo(HANDOFF_BOUND.toMillis()));
 		assertThat(registry.number("held") + registry.number("releasing")).isZero();
 		assertThat(stats.overlaps()).isZero();
 		assertThat(stats.countIsExact()).isTrue();
 		assertThat(stats.sections()).isEqualTo(2L * rounds);
+		assertThat(tenureHandoffs).allSatisfy((millis) -> assertThat(millis).isLessThanOrEqualTo(HANDOFF_BOUND.toMillis()));
+		assertThat(tenureStats.overlaps()).isZero();
+		assertThat(tenureStats.countIsExact()).isTrue();
+	}
+
+	// One round of scenario 6: the releaser holds, a waiter queues, the connection is reset on the release's delete
+	private ResetRound resetRound(WorkerProcess releaser, WorkerProcess waiter, ZooKeeperProxy proxy, String key,
+			int round, boolean tenure) {
+		String id = key + "-" + round;
+		boolean afterExecution = round % 2 == 0;
+		releaser.send("hold id=" + id + " key=" + key + (tenure ? HANDOFF : ""));
+		releaser.await("held", id, EVENT_TIMEOUT);
+		LocalHolders local = tenure ? new LocalHolders(releaser, key, id + "-local", "sleepMs=1") : null;
+		if (local != null) {
+			local.startQueued();
+		}
+		waiter.send("once id=" + id + " key=" + key + " timeoutMs=60000");
+		this.lab.awaitLockNodes(key, 2, Duration.ofSeconds(30));
+		if (local != null) {
+			local.awaitOthersWaiting();
+		}
+		CompletableFuture<Long> reset = proxy.resetOnNextDelete(afterExecution);
+		long releasing = System.nanoTime();
+		releaser.send("release id=" + id);
+		long resetAt = join(reset, Duration.ofSeconds(30), "the reset of the release's delete");
+		releaser.await("released", id, EVENT_TIMEOUT);
+		waiter.await("once-done", id, EVENT_TIMEOUT);
+		// the waiter's section is the first after the release: the local holders queue behind it again
+		long next = Timeline.firstAfter(this.lab.resource().entryTimes(key), releasing);
+		WorkerEvent localLoad = (local != null) ? local.stop() : null;
+		return new ResetRound(Math.max(0, next - resetAt) / 1_000_000, this.lab.awaitLockNodes(key, 0, HANDOFF_BOUND),
+				localLoad);
 	}
 
 	@Test
@@ -556,16 +777,23 @@ class FaultInjectionTests {
 	void scenario7InterruptsAndShortTimeouts() {
 		String key = "s7";
 		int attemptsPerThread = 417;
+		String parameters = "threads=" + THREADS + " attempts=" + attemptsPerThread
+				+ " minTimeoutMs=0 timeoutMs=50 interruptMs=40 sleepMs=1";
 		long start = System.nanoTime();
-		List<WorkerEvent> loads = runLoad(this.core, key, "threads=" + THREADS + " attempts=" + attemptsPerThread
-				+ " minTimeoutMs=0 timeoutMs=50 interruptMs=40 sleepMs=1");
+		HandoffCounts before = HandoffCounts.of(this.core, "s7-before");
+		startLoad(this.core, key + "-h", key, parameters + HANDOFF);
+		List<WorkerEvent> loads = runLoad(this.core, key, parameters);
+		List<WorkerEvent> handoffLoads = awaitLoad(key + "-h");
 		long wall = millisSince(start);
+		HandoffCounts handoffs = HandoffCounts.of(this.core, "s7-after").since(before);
 		List<WorkerEvent> after = new ArrayList<>();
 		for (WorkerProcess worker : this.core) {
 			worker.send("once id=s7-after key=" + key + " timeoutMs=15000");
+			worker.send("once id=s7-after-h key=" + key + " timeoutMs=15000" + HANDOFF);
 		}
 		for (WorkerProcess worker : this.core) {
 			after.add(worker.await("once-done", "s7-after", Duration.ofSeconds(30)));
+			after.add(worker.await("once-done", "s7-after-h", Duration.ofSeconds(30)));
 		}
 		long orphanClear = this.lab.awaitLockNodes(key, 0, Duration.ofSeconds(10));
 		List<WorkerEvent> registries = new ArrayList<>();
@@ -583,10 +811,14 @@ class FaultInjectionTests {
 				+ after.stream().map((event) -> event.get("waitMs")).toList() + "ms) orphans=0 (after " + orphanClear
 				+ "ms) registriesEmpty=" + registries.stream().allMatch(FaultInjectionTests::emptyRegistry)
 				+ " overlaps=" + stats.overlaps() + " count=" + stats.value() + "/" + stats.writesAccepted()
-				+ " lostUpdates=" + stats.lostUpdates() + " | " + counts(loads));
+				+ " lostUpdates=" + stats.lostUpdates() + " | " + counts(loads) + " | beside them, the same load with "
+				+ "local hand-off on the same key: " + handoffs + " " + counts(handoffLoads));
 		assertThat(sum(loads, "attempts")).isGreaterThanOrEqualTo(5000);
+		assertThat(sum(handoffLoads, "attempts")).isGreaterThanOrEqualTo(5000);
 		// an interrupt that lands in release() may fail it; the node must still go (no orphans, checked above)
 		assertThat(sum(loads, "lockErrors") + sum(loads, "threadFailures")).isZero();
+		assertThat(sum(handoffLoads, "lockErrors") + sum(handoffLoads, "threadFailures")).isZero();
+		assertThat(handoffs.passes()).as("grants passed within a JVM").isPositive();
 		assertThat(after).allSatisfy((event) -> assertThat(event.get("outcome")).isEqualTo("WRITTEN"));
 		assertThat(registries).allSatisfy((event) -> assertThat(emptyRegistry(event)).as("%s", event).isTrue());
 		assertThat(stats.overlaps()).isZero();
@@ -637,7 +869,7 @@ class FaultInjectionTests {
 	 */
 	private record DetectedPause(String key, int round, long pauseMillis, long killMillis, boolean firstCheckFailed,
 			long firstCheckMicros, long firstCheckCpuMicros, long runQueueMicros, long blocked, long preempted,
-			long runnableThreads, long firstCheckAfterMillis) {
+			long runnableThreads, long firstCheckAfterMillis, AccessLog.TokenUse stale, WorkerEvent localLoad) {
 
 	}
 
@@ -654,10 +886,32 @@ class FaultInjectionTests {
 	}
 
 	/**
+	 * One round of scenario 3's lane with local hand-off.
+	 */
+	private record TenurePause(String key, boolean fenced, long pauseMillis, long handoffMillis, long token,
+			long nextToken, boolean accepted, boolean heldAtResume, AccessLog.TokenUse stale, WorkerEvent localLoad) {
+
+	}
+
+	/**
+	 * A waiter's grant after its holder was killed.
+	 */
+	private record Takeover(WorkerEvent once, long millis) {
+
+	}
+
+	/**
+	 * One round of scenario 6.
+	 */
+	private record ResetRound(long handoffMillis, long clearMillis, WorkerEvent localLoad) {
+
+	}
+
+	/**
 	 * One round of scenario 4.
 	 */
-	private record BlackholeRound(boolean disconnected, long changes, long inDoubtMillis, boolean heldAfterHeal,
-			boolean sameSession, boolean accepted, long quietMillis) {
+	private record BlackholeRound(boolean tenure, boolean disconnected, long changes, long inDoubtMillis,
+			boolean heldAfterHeal, boolean sameSession, boolean accepted, long quietMillis) {
 
 	}
 
@@ -680,14 +934,18 @@ class FaultInjectionTests {
 			runs.add(CompletableFuture.supplyAsync(() -> {
 				List<DetectedPause> rounds = new ArrayList<>();
 				for (int round = 1; round <= roundsPerLane; round++) {
-					rounds.add(detectedPause(holder, waiter, key, round));
+					rounds.add(detectedPause(holder, waiter, key, round, false));
 				}
+				// then the holder locks with local hand-off, local holders queued behind it: after the flagged
+				// pause its release passes nothing on, so no local holder enters with the frozen tenure's token
+				rounds.add(detectedPause(holder, waiter, "s11h-" + holder.id(), 1, true));
 				return rounds;
 			}, this.executor));
 		}
 		List<DetectedPause> rounds = runs.stream()
 			.flatMap((run) -> join(run, Duration.ofMinutes(10), "a pause-detection lane").stream())
 			.toList();
+		List<DetectedPause> tenureRounds = rounds.stream().filter((round) -> round.localLoad() != null).toList();
 		List<String> keys = rounds.stream().map(DetectedPause::key).distinct().toList();
 		ResourceStats stats = total(keys);
 		long orphans = keys.stream().mapToLong(this.lab::lockNodes).sum();
@@ -708,8 +966,19 @@ class FaultInjectionTests {
 				+ " resource: staleRejected=" + stats.staleRejected() + " staleAccepted=" + stats.staleAccepted()
 				+ " count=" + stats.value() + "/" + stats.writesAccepted() + " tokenRegressions="
 				+ stats.tokenRegressions() + " orphans=" + orphans
-				+ " | control: scenario 3 (detection off) sees isHeld() true right after the resume");
-		assertThat(rounds).hasSize(lanes * roundsPerLane).allSatisfy((round) -> {
+				+ " | control: scenario 3 (detection off) sees isHeld() true right after the resume | of them, "
+				+ tenureRounds.size() + " rounds with local hand-off, " + LocalHolders.THREADS + " local holders "
+				+ "queued behind the frozen holder: frozenTenureAfterFreeze: sections="
+				+ tenureRounds.stream().mapToLong((round) -> round.stale().sections()).sum() + " writesAccepted="
+				+ tenureRounds.stream().mapToLong((round) -> round.stale().writesAccepted()).sum() + " writesRejected="
+				+ tenureRounds.stream().mapToLong((round) -> round.stale().writesRejected()).sum()
+				+ " localHoldersAfterResume: " + counts(tenureRounds.stream().map(DetectedPause::localLoad).toList()));
+		assertThat(tenureRounds).hasSize(lanes).allSatisfy((round) -> {
+			assertThat(round.stale().sections()).as("local holders that entered with the frozen tenure's token in %s",
+					round).isZero();
+			assertThat(round.stale().writesAccepted()).as("writes of the frozen tenure accepted in %s", round).isZero();
+		});
+		assertThat(rounds).hasSize(lanes * (roundsPerLane + 1)).allSatisfy((round) -> {
 			assertThat(round.firstCheckFailed()).as("assertHeld() passed on the first call after the pause in %s", round)
 				.isTrue();
 			// from the holder thread's own first step after the freeze; the time the kernel kept it waiting for a
@@ -732,9 +1001,17 @@ class FaultInjectionTests {
 	// Freezes the holder inside its section, after assertHeld() passed, once a waiter queues behind it, and
 	// returns when the waiter has been granted the lock; the freeze's start, in nanos
 	private long freezeHolder(WorkerProcess holder, WorkerProcess waiter, String key, String id, String options) {
+		return freezeHolder(holder, waiter, key, id, options, () -> {
+		});
+	}
+
+	// the same, with what else the holder's JVM does once the holder holds (local holders queue behind it)
+	private long freezeHolder(WorkerProcess holder, WorkerProcess waiter, String key, String id, String options,
+			Runnable beside) {
 		holder.send("pause id=" + id + " key=" + key + options);
 		WorkerEvent atPause = holder.await("at-pause", id, EVENT_TIMEOUT);
 		assertThat(atPause.flag("checked")).as("assertHeld() before the pause of %s", id).isTrue();
+		beside.run();
 		waiter.send("once id=" + id + " key=" + key + " timeoutMs=60000");
 		this.lab.awaitLockNodes(key, 2, Duration.ofSeconds(30));
 		long paused = System.nanoTime();
@@ -752,29 +1029,41 @@ class FaultInjectionTests {
 		}
 	}
 
-	// Scenario 3's pause, but the holder's thread notices the end of the freeze itself and checks at once
-	private DetectedPause detectedPause(WorkerProcess holder, WorkerProcess waiter, String key, int round) {
+	// Scenario 3's pause, but the holder's thread notices the end of the freeze itself and checks at once; with
+	// tenure, the holder locks with local hand-off, local holders queue behind it, and it releases right after its
+	// stale write
+	private DetectedPause detectedPause(WorkerProcess holder, WorkerProcess waiter, String key, int round,
+			boolean tenure) {
 		String id = key + "-" + round;
-		long paused = freezeHolder(holder, waiter, key, id, " watch=true");
+		LocalHolders local = new LocalHolders(holder, key, id + "-local", "sleepMs=1");
+		long paused = tenure ? freezeHolder(holder, waiter, key, id, " watch=true release=now" + HANDOFF,
+				local::startQueued) : freezeHolder(holder, waiter, key, id, " watch=true");
 		awaitTwoSessionsSince(paused);
 		long pauseMillis = millisSince(paused);
 		long killStarted = System.currentTimeMillis();
 		holder.resume();
+		long resumedNanos = System.nanoTime();
 		long resumed = System.currentTimeMillis();
 		holder.send("go id=" + id);
 		WorkerEvent done = holder.await("pause-done", id, EVENT_TIMEOUT);
 		long firstCheckAfter = Math.max(0, done.number("firstCheckAtMs") - resumed);
+		WorkerEvent localLoad = tenure ? local.stopAfterWriteSince(this.lab.resource(), resumedNanos) : null;
 		return new DetectedPause(key, round, pauseMillis, resumed - killStarted, !done.flag("firstCheckPassed"),
 				done.number("firstCheckMicros"), done.number("firstCheckCpuMicros"),
 				done.number("firstCheckRunQueueMicros"), done.number("firstCheckBlocked"),
-				done.number("firstCheckPreempted"), done.number("runnableThreads"), firstCheckAfter);
+				done.number("firstCheckPreempted"), done.number("runnableThreads"), firstCheckAfter,
+				this.lab.resource().tokenUse(key, done.number("token"), paused), localLoad);
 	}
 
 	private List<WorkerEvent> runLoad(List<WorkerProcess> workers, String id, String parameters) {
-		for (WorkerProcess worker : workers) {
-			worker.send("load id=" + id + " key=" + id + " " + parameters);
-		}
+		startLoad(workers, id, id, parameters);
 		return workers.stream().map((worker) -> worker.await("load-done", id, LOAD_TIMEOUT)).toList();
+	}
+
+	private static void startLoad(List<WorkerProcess> workers, String id, String key, String parameters) {
+		for (WorkerProcess worker : workers) {
+			worker.send("load id=" + id + " key=" + key + " " + parameters);
+		}
 	}
 
 	private static long sum(List<WorkerEvent> events, String count) {

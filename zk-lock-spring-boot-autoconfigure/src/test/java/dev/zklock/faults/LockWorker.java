@@ -19,10 +19,13 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Configuration;
 
+import dev.zklock.LockRequest;
 import dev.zklock.LockTemplate;
+import dev.zklock.annotation.LockMode;
 import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
 import dev.zklock.autoconfigure.ZkLockAutoConfiguration;
 import dev.zklock.core.CuratorLockManager;
+import dev.zklock.core.LocalTenure;
 import dev.zklock.core.LockManager;
 import dev.zklock.core.LockState;
 import dev.zklock.testsupport.ParentWatchdog;
@@ -45,8 +48,15 @@ import dev.zklock.testsupport.ParentWatchdog;
  * single critical sections the test steps through ({@link SteppedSections});</li>
  * <li>{@code session}, {@code registry}, {@code dump}: report the session id, the
  * lock registry's counts, the threads;</li>
+ * <li>{@code handoffs}: report the local hand-off's counts (passes, grants through
+ * ZooKeeper, tenures now, and how many of them know that another process waits); {@code limits maxPasses=N maxTimeMs=M}: bound the tenures
+ * ({@link CuratorLockManager#setLocalHandoffLimits(int, Duration)});</li>
  * <li>{@code exit}: close the application and exit.</li>
  * </ul>
+ * Every locking command takes {@code handoff=true} to lock with local hand-off
+ * ({@link LockRequest.Builder#localHandoff(boolean)}): its threads then queue in this
+ * JVM behind one node per key and pass the lock among themselves, and their sections
+ * tell the resource that they may share a tenure's token.
  */
 public final class LockWorker {
 
@@ -156,6 +166,16 @@ public final class LockWorker {
 					this.lockManager.getRegistry().count(LockState.IN_DOUBT), "lost",
 					this.lockManager.getRegistry().count(LockState.LOST), "releasing",
 					this.lockManager.getRegistry().count(LockState.RELEASING));
+			case "handoffs" -> WorkerEvents.emit("handoffs", "id", id, "passes",
+					this.lockManager.getLocalHandoffs().localHandoffs(), "tenures",
+					this.lockManager.getLocalHandoffs().zooKeeperHandoffs(), "open",
+					this.lockManager.getLocalHandoffs().tenures().size(), "othersWaiting",
+					this.lockManager.getLocalHandoffs().tenures().stream().filter(LocalTenure::othersWaiting).count());
+			case "limits" -> {
+				this.lockManager.setLocalHandoffLimits(Integer.parseInt(command.get("maxPasses")),
+						millis(command, "maxTimeMs", 50));
+				WorkerEvents.emit("limits", "id", id);
+			}
 			case "dump" -> dumpThreads();
 			default -> throw new IllegalArgumentException("Unknown command '" + verb + "'");
 		}
@@ -208,6 +228,29 @@ public final class LockWorker {
 			throw new IllegalArgumentException("Missing argument --" + name + "=...");
 		}
 		return value;
+	}
+
+	/**
+	 * The request of a locking command: {@code name} (lock name, {@code faults} by
+	 * default), {@code key}, and {@code handoff=true} for local hand-off.
+	 * @param command the command
+	 * @param mode the mode
+	 * @return the request, without a timeout
+	 */
+	static LockRequest.Builder request(Map<String, String> command, LockMode mode) {
+		return LockRequest.named(command.getOrDefault("name", "faults"))
+			.keys(command.get("key"))
+			.mode(mode)
+			.localHandoff(isHandoff(command));
+	}
+
+	/**
+	 * Whether a command locks with local hand-off.
+	 * @param command the command
+	 * @return whether it has {@code handoff=true}
+	 */
+	static boolean isHandoff(Map<String, String> command) {
+		return Boolean.parseBoolean(command.get("handoff"));
 	}
 
 	static Duration millis(Map<String, String> command, String name, long defaultMillis) {

@@ -41,7 +41,10 @@ import static org.awaitility.Awaitility.await;
  * and a member, cut at the packet level on loopback by a {@link LoopbackFirewall}. The
  * lab of {@link FaultInjectionTests} (3 members, tick 500 ms, 4 s sessions), with
  * every member and worker running as a user of its own. Each scenario logs one
- * {@code FAULT scenario N:} line and cuts for 2 x session.
+ * {@code FAULT scenario N:} line and cuts for 2 x session. Beside each scenario's load,
+ * some of its workers run the same load with local hand-off on the same key
+ * ({@link HandoffLoad}), under the same checks; scenario 9 counts a change of hands
+ * without quorum as a new token, since a tenure passes within its JVM.
  * <p>
  * Skipped, with the reason, where nftables rules cannot be installed (not root, no
  * {@code nft}); failed instead when {@code ZK_LOCK_TEST_PARTITIONS_REQUIRED=true}, as
@@ -60,6 +63,9 @@ class PartitionFaultTests {
 	private static final Duration EVENT_TIMEOUT = Duration.ofSeconds(60);
 
 	private static final String LOAD = " threads=" + THREADS + " grants=0 sleepMs=2 timeoutMs=20000";
+
+	/** The load with local hand-off beside it on the same key, on some of the workers. */
+	private static final String HANDOFF_LOAD = "threads=3 grants=0 sleepMs=2 timeoutMs=20000";
 
 	private LoopbackFirewall firewall;
 
@@ -135,7 +141,8 @@ class PartitionFaultTests {
 		waiter.send("load id=s8h key=s8h threads=1 grants=1 timeoutMs=30000");
 		this.lab.awaitLockNodes("s8h", 2, EVENT_TIMEOUT);
 		StaleWriteControl control = StaleWriteControl.start(this.lab, workers.get("l1"), workers.get("f1"), "s8c");
-		startLoad(all, "s8");
+		// local hand-off on both sides of the cut
+		HandoffLoad handoff = startLoad(all, List.of(workers.get("l1"), workers.get("f1")), "s8");
 
 		long cut = System.nanoTime();
 		this.firewall.cutBetween(List.of(leader.uid()), leader.peerPorts(), uids(followers), peerPorts(followers));
@@ -155,6 +162,7 @@ class PartitionFaultTests {
 		WorkerEvent released = holder.await("released", "s8h", EVENT_TIMEOUT);
 		boolean controlAccepted = control.finish(SESSION_TIMEOUT.multipliedBy(3));
 		List<WorkerEvent> loads = stopLoad(all, "s8");
+		HandoffLoad.Result handoffDone = handoff.stop(EVENT_TIMEOUT);
 		long orphans = awaitNoOrphans("s8", "s8h", "s8c");
 		ResourceStats stats = this.lab.resource().stats("s8");
 		ResourceStats held = this.lab.resource().stats("s8h");
@@ -175,7 +183,8 @@ class PartitionFaultTests {
 						+ held.staleAccepted()) + " tokenRegressions=" + stats.tokenRegressions() + " orphans=" + orphans
 				+ " | unfenced control (holder on the isolated leader writes after the heal without checking): "
 				+ "staleAccepted=" + control.stats().staleAccepted() + " lostUpdates=" + control.stats().lostUpdates()
-				+ " | " + counts(loads) + " waiterAttempts=" + regrant.count("attempts"));
+				+ " | " + counts(loads) + " waiterAttempts=" + regrant.count("attempts") + " | local hand-off beside "
+				+ "(l1, f1): " + handoffDone);
 		all.forEach(WorkerProcess::close);
 		assertThat(dropped).as("packets the cut dropped").isPositive();
 		assertThat(isolatedMode.isServing()).as("the isolated leader still serves").isFalse();
@@ -185,6 +194,7 @@ class PartitionFaultTests {
 		assertThat(held.sections()).isEqualTo(2);
 		assertThat(held.writesAccepted()).as("only the new majority's holder wrote s8h").isEqualTo(1);
 		assertSafe(stats, orphans);
+		assertThat(handoffDone.count("WRITTEN")).as("sections of the local hand-off load").isPositive();
 		assertThat(held.staleAccepted()).isZero();
 		assertThat(controlAccepted).as("the unfenced control's stale write").isTrue();
 		assertThat(control.stats().staleAccepted()).isEqualTo(1);
@@ -198,7 +208,7 @@ class PartitionFaultTests {
 				List.of(WorkerSpec.direct("w1"), WorkerSpec.direct("w2"), WorkerSpec.direct("w3")));
 		List<WorkerProcess> all = List.copyOf(workers.values());
 		StaleWriteControl control = StaleWriteControl.start(this.lab, workers.get("w1"), workers.get("w2"), "s9c");
-		startLoad(all, "s9");
+		HandoffLoad handoff = startLoad(all, all, "s9");
 		// without a lock, sections go on through the partition: the window below is not empty by design
 		WorkerProcess unlocked = workers.get("w3");
 		unlocked.send("load id=s9u key=s9u threads=1 grants=0 sleepMs=5 lock=false");
@@ -220,6 +230,7 @@ class PartitionFaultTests {
 			.until(() -> firstAfter(this.lab.resource().entryTimes("s9"), restored) > 0);
 		boolean controlAccepted = control.finish(SESSION_TIMEOUT.multipliedBy(3));
 		List<WorkerEvent> loads = stopLoad(all, "s9");
+		HandoffLoad.Result handoffDone = handoff.stop(EVENT_TIMEOUT);
 		stopLoad(List.of(unlocked), "s9u");
 		long orphans = awaitNoOrphans("s9", "s9c");
 		ResourceStats stats = this.lab.resource().stats("s9");
@@ -227,10 +238,11 @@ class PartitionFaultTests {
 		long grace = cut + TICK_TIME.toNanos();
 		// Without a quorum no release commits, so a key changes hands at most once more: to the waiter whose
 		// predecessor's release committed before the cut, which a loaded machine may let it hear seconds late.
-		// An engine that granted without ZooKeeper would grant again and again.
-		List<Long> withoutQuorumByKey = Stream.of(entries, this.lab.resource().entryTimes("s9c"))
-			.map((times) -> count(times, grace, restored))
-			.toList();
+		// An engine that granted without ZooKeeper would grant again and again. With local hand-off beside, a
+		// change of hands is a new token, and a tenure passes within its JVM at most max-passes times more.
+		AccessLog.TokenWindow loadWithoutQuorum = this.lab.resource().window("s9", grace, restored);
+		List<Long> withoutQuorumByKey = List.of(loadWithoutQuorum.sections(),
+				count(this.lab.resource().entryTimes("s9c"), grace, restored));
 		long withoutQuorum = withoutQuorumByKey.stream().mapToLong(Long::longValue).sum();
 		long unlockedSections = count(this.lab.resource().entryTimes("s9u"), grace, restored);
 		long lastBefore = lastBefore(entries, restored);
@@ -239,18 +251,23 @@ class PartitionFaultTests {
 		this.lab.report("FAULT scenario 9 (quorum lost: all 3 members cut from each other for " + PARTITION.toMillis()
 				+ "ms under load): noMemberServingAfterMs=" + millis(gone - cut) + " lastGrantAfterCutMs="
 				+ millis(lastBefore - cut) + " grantsWithoutQuorum=" + withoutQuorum + " (from " + TICK_TIME.toMillis()
-				+ "ms after the cut to the restore, by key " + withoutQuorumByKey + ") electionAfterRestoreMs="
+				+ "ms after the cut to the restore, by key " + withoutQuorumByKey + "; s9: " + loadWithoutQuorum
+				+ ") electionAfterRestoreMs="
 				+ election + " grantsResumedAfterMs=" + resume + " (bound 2x" + SESSION_TIMEOUT.toMillis()
 				+ "ms+election=" + bound + "ms) droppedPackets=" + dropped + " grants=" + stats.sections() + " overlaps=" + stats.overlaps() + " count=" + stats.value()
 				+ "/" + stats.writesAccepted() + " lostUpdates=" + stats.lostUpdates() + " staleAccepted="
 				+ stats.staleAccepted() + " tokenRegressions=" + stats.tokenRegressions() + " orphans=" + orphans
 				+ " | unfenced control (holder writes after the restore without checking): staleAccepted="
 				+ control.stats().staleAccepted() + " | unlocked control: sectionsWithoutQuorum=" + unlockedSections
-				+ " | " + counts(loads));
+				+ " | " + counts(loads) + " | local hand-off beside (w1, w2, w3): " + handoffDone);
 		assertThat(dropped).isPositive();
 		assertThat(unlockedSections).as("sections of the unlocked control during the partition").isPositive();
-		assertThat(withoutQuorumByKey).as("grants of each key while no quorum existed")
-			.allSatisfy((grants) -> assertThat(grants).isLessThanOrEqualTo(1));
+		assertThat(withoutQuorumByKey.get(1)).as("grants of s9c while no quorum existed").isLessThanOrEqualTo(1);
+		assertThat(loadWithoutQuorum.tokens()).as("holders' nodes of s9 granted while no quorum existed")
+			.isLessThanOrEqualTo(1);
+		assertThat(loadWithoutQuorum.mostOfOneToken()).as("grants of one node of s9 while no quorum existed")
+			.isLessThanOrEqualTo(1 + HandoffLoad.DEFAULT_MAX_PASSES);
+		assertThat(handoffDone.count("WRITTEN")).as("sections of the local hand-off load").isPositive();
 		assertThat(resume).as("grants resumed after the restore").isLessThanOrEqualTo(bound);
 		assertSafe(stats, orphans);
 		assertThat(controlAccepted).as("the unfenced control's stale write").isTrue();
@@ -268,7 +285,8 @@ class PartitionFaultTests {
 		String session = session(mover);
 		Member home = this.lab.ensemble().memberConnectedTo(Long.decode(session)).orElseThrow();
 		List<WorkerProcess> all = List.copyOf(workers.values());
-		startLoad(all, "s10");
+		// local hand-off on the worker that fails over, and on one that stays
+		HandoffLoad handoff = startLoad(all, List.of(mover, workers.get("w1")), "s10");
 
 		long cut = System.nanoTime();
 		this.firewall.cut(List.of(this.lab.workerUid("x1")), List.of(home.clientPort()));
@@ -290,6 +308,7 @@ class PartitionFaultTests {
 		long dropped = this.firewall.droppedPackets();
 		this.lab.makeWhole();
 		List<WorkerEvent> loads = stopLoad(all, "s10");
+		HandoffLoad.Result handoffDone = handoff.stop(EVENT_TIMEOUT);
 		long orphans = awaitNoOrphans("s10");
 		ResourceStats stats = this.lab.resource().stats("s10");
 		this.lab.report("FAULT scenario 10 (worker cut from its member " + home.id() + ", not the others, for "
@@ -301,13 +320,14 @@ class PartitionFaultTests {
 				+ stats.staleAccepted() + " tokenRegressions=" + stats.tokenRegressions() + " orphans=" + orphans
 				+ " | control (worker that knows member " + first.id() + " only): suspendedAfterMs="
 				+ millis(stuckSuspended - cut) + " reconnectedDuringCut=" + stuckReconnected + " | "
-				+ counts(loads));
+				+ counts(loads) + " | local hand-off beside (x1, w1): " + handoffDone);
 		// the session is reported, not required: the client's read timeout (2/3 of it) plus
 		// ZooKeeper's random reconnect delay of up to 1 s leave a 4 s session little room
 		assertThat(once.get("outcome")).isEqualTo("WRITTEN");
 		assertThat(stuckSuspended).as("the control noticed its cut").isPositive();
 		assertThat(stuckReconnected).as("the control could not fail over").isFalse();
 		assertSafe(stats, orphans);
+		assertThat(handoffDone.count("WRITTEN")).as("sections of the local hand-off load").isPositive();
 	}
 
 	private void assertSafe(ResourceStats stats, long orphans) {
@@ -320,11 +340,15 @@ class PartitionFaultTests {
 		assertThat(orphans).as("orphan lock nodes").isZero();
 	}
 
-	private void startLoad(List<WorkerProcess> workers, String key) {
+	// the load on every worker, and beside it on some a load with local hand-off, until their tenures pass
+	private HandoffLoad startLoad(List<WorkerProcess> workers, List<WorkerProcess> handoffWorkers, String key) {
 		// unfenced: a stale write would be accepted and counted, so only the locks keep it out
 		this.lab.resource().unfenced(key);
 		workers.forEach((worker) -> worker.send("load id=" + key + " key=" + key + LOAD));
+		HandoffLoad handoff = HandoffLoad.start(handoffWorkers, key, HANDOFF_LOAD);
 		await("grants on " + key).atMost(EVENT_TIMEOUT).until(() -> this.lab.resource().stats(key).sections() >= 20);
+		handoff.awaitPasses(EVENT_TIMEOUT);
+		return handoff;
 	}
 
 	private static List<WorkerEvent> stopLoad(List<WorkerProcess> workers, String key) {

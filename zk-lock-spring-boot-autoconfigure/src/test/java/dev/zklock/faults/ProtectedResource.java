@@ -35,12 +35,18 @@ import dev.zklock.testsupport.FreePorts;
  * token the key has seen. A fenced key rejects them, as a store that checks the
  * token on every access does (for a write alone: {@code UPDATE ... WHERE fence <= ?});
  * checking the read too keeps a read-modify-write from losing an update when two
- * holders were paused. An unfenced key accepts them and counts the stale writes;</li>
+ * holders were paused. An equal token is not stale: the holders of one tenure of
+ * local hand-off share their token, and each of them must be able to write. An
+ * unfenced key accepts stale accesses and counts the stale writes;</li>
  * <li>lost updates: an accepted write whose value is not one more than the counter,
  * because another write came between the section's read and its write;</li>
  * <li>token regressions: a section entered with a token not above the previous
- * section's.</li>
+ * section's; equal is allowed only between two sections of holders that lock with
+ * local hand-off ({@code E key token T}), which share the token of their tenure.
+ * Equal tokens mean one node, so one process.</li>
  * </ul>
+ * Every entry and write is kept with its token ({@link AccessLog}), for questions
+ * about the holders of one token after a fault.
  * A connection that closes (its process was killed) leaves its open sections at that
  * moment.
  */
@@ -105,6 +111,39 @@ final class ProtectedResource implements AutoCloseable {
 	long[] writeTimes(String key) {
 		Counter counter = this.counters.get(key);
 		return (counter != null) ? counter.writeTimes() : new long[0];
+	}
+
+	/**
+	 * What the holders of one token did on a key from a time on.
+	 * @param key the key
+	 * @param token the token
+	 * @param sinceNanos the earliest {@link System#nanoTime()} to count
+	 * @return the counts
+	 */
+	AccessLog.TokenUse tokenUse(String key, long token, long sinceNanos) {
+		return counter(key).uses(token, sinceNanos);
+	}
+
+	/**
+	 * The sections entered on a key from one time to another, both excluded, and
+	 * their tokens.
+	 * @param key the key
+	 * @param fromNanos the start, {@link System#nanoTime()}
+	 * @param toNanos the end
+	 * @return the counts
+	 */
+	AccessLog.TokenWindow window(String key, long fromNanos, long toNanos) {
+		return counter(key).window(fromNanos, toNanos);
+	}
+
+	/**
+	 * The highest token the resource accepted on a key before a time.
+	 * @param key the key
+	 * @param beforeNanos the time, {@link System#nanoTime()}
+	 * @return the token, 0 when none
+	 */
+	long highestTokenBefore(String key, long beforeNanos) {
+		return counter(key).highestBefore(beforeNanos);
 	}
 
 	/**
@@ -184,7 +223,8 @@ final class ProtectedResource implements AutoCloseable {
 				if (open.containsKey(key)) {
 					throw new IllegalStateException("Entered key " + key + " twice on one connection: " + line);
 				}
-				Section section = new Section(this.sectionIds.incrementAndGet(), Long.parseLong(parts[2]));
+				Section section = new Section(this.sectionIds.incrementAndGet(), Long.parseLong(parts[2]),
+						parts.length > 3 && parts[3].equals("T"));
 				open.put(key, section);
 				long value = counter.enter(section, !this.unfenced.contains(key));
 				return (value >= 0) ? "V " + value : "R";
@@ -225,6 +265,9 @@ final class ProtectedResource implements AutoCloseable {
 
 		private final long token;
 
+		// a holder that locks with local hand-off: it may share its tenure's token
+		private final boolean tenure;
+
 		private boolean rejected;
 
 		private boolean checkedWrite;
@@ -233,9 +276,10 @@ final class ProtectedResource implements AutoCloseable {
 
 		private final List<Section> concurrent = new ArrayList<>();
 
-		Section(long id, long token) {
+		Section(long id, long token, boolean tenure) {
 			this.id = id;
 			this.token = token;
+			this.tenure = tenure;
 		}
 
 	}
@@ -253,6 +297,10 @@ final class ProtectedResource implements AutoCloseable {
 		private long staleReadsRejected;
 
 		private long lastEnteredToken;
+
+		private boolean lastEnteredTenure;
+
+		private final AccessLog log = new AccessLog();
 
 		private final List<Section> open = new ArrayList<>();
 
@@ -283,10 +331,15 @@ final class ProtectedResource implements AutoCloseable {
 			if (this.entries == this.entryTimes.length) {
 				this.entryTimes = Arrays.copyOf(this.entryTimes, this.entries * 2);
 			}
-			this.entryTimes[this.entries++] = System.nanoTime();
+			long now = System.nanoTime();
+			this.entryTimes[this.entries++] = now;
 			if (section.token != 0) {
-				if (section.token <= this.lastEnteredToken) {
+				boolean sameTenure = section.token == this.lastEnteredToken && section.tenure && this.lastEnteredTenure;
+				if (section.token <= this.lastEnteredToken && !sameTenure) {
 					this.tokenRegressions++;
+				}
+				if (section.token >= this.lastEnteredToken) {
+					this.lastEnteredTenure = section.tenure;
 				}
 				this.lastEnteredToken = Math.max(this.lastEnteredToken, section.token);
 			}
@@ -298,8 +351,10 @@ final class ProtectedResource implements AutoCloseable {
 			if (fenced && section.token < this.highestToken) {
 				section.rejected = true;
 				this.staleReadsRejected++;
+				this.log.entered(section.token, false, now);
 				return -1;
 			}
+			this.log.entered(section.token, true, now);
 			this.highestToken = Math.max(this.highestToken, section.token);
 			return this.value;
 		}
@@ -313,6 +368,7 @@ final class ProtectedResource implements AutoCloseable {
 			boolean stale = section.rejected || section.token < this.highestToken;
 			if (stale && fenced) {
 				this.staleRejected++;
+				this.log.wrote(section.token, false, System.nanoTime());
 				return false;
 			}
 			if (stale) {
@@ -326,8 +382,10 @@ final class ProtectedResource implements AutoCloseable {
 			if (this.writesAccepted == this.writeTimes.length) {
 				this.writeTimes = Arrays.copyOf(this.writeTimes, this.writeTimes.length * 2);
 			}
-			this.writeTimes[(int) this.writesAccepted] = System.nanoTime();
+			long now = System.nanoTime();
+			this.writeTimes[(int) this.writesAccepted] = now;
 			this.writesAccepted++;
+			this.log.wrote(section.token, true, now);
 			return true;
 		}
 
@@ -340,6 +398,18 @@ final class ProtectedResource implements AutoCloseable {
 					this.finished.add(section);
 				}
 			}
+		}
+
+		synchronized AccessLog.TokenUse uses(long token, long sinceNanos) {
+			return this.log.uses(token, sinceNanos);
+		}
+
+		synchronized AccessLog.TokenWindow window(long fromNanos, long toNanos) {
+			return this.log.window(fromNanos, toNanos);
+		}
+
+		synchronized long highestBefore(long beforeNanos) {
+			return this.log.highestBefore(beforeNanos);
 		}
 
 		synchronized long peek() {

@@ -12,6 +12,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * How a worker thread reaches the resource its lock protects: a counter per key that
@@ -56,23 +58,46 @@ interface ResourceClient extends AutoCloseable {
 
 	/**
 	 * A client of the resource described by a worker's {@code --resource} argument.
-	 * @param resource {@code checker:127.0.0.1:port} or {@code file:/directory}
+	 * @param resource {@code checker:127.0.0.1:port}, {@code file:/directory}, or both
+	 * joined by {@code +} (see {@link Both})
 	 * @return a new client
 	 */
 	static ResourceClient connect(String resource) {
+		return connect(resource, false);
+	}
+
+	/**
+	 * A client of the resource described by a worker's {@code --resource} argument,
+	 * for a thread that locks with local hand-off: the {@link ProtectedResource} then
+	 * lets its sections repeat the token of the section before, as holders of one
+	 * tenure share a token.
+	 * @param resource {@code checker:127.0.0.1:port}, {@code file:/directory}, or both
+	 * joined by {@code +}
+	 * @param tenure whether the thread's holds may share a tenure's token
+	 * @return a new client
+	 */
+	static ResourceClient connect(String resource, boolean tenure) {
+		int plus = resource.indexOf('+');
+		if (plus > 0) {
+			return new Both(connect(resource.substring(0, plus), tenure), connect(resource.substring(plus + 1), tenure));
+		}
 		if (resource.startsWith("checker:")) {
-			return new Checker(resource.substring("checker:".length()));
+			return new Checker(resource.substring("checker:".length()), tenure);
 		}
 		if (resource.startsWith("file:")) {
 			return new FileCounter(Path.of(resource.substring("file:".length())));
 		}
-		throw new IllegalArgumentException("--resource must be checker:127.0.0.1:port or file:/directory, not " + resource);
+		throw new IllegalArgumentException(
+				"--resource must be checker:127.0.0.1:port, file:/directory or both joined by +, not " + resource);
 	}
 
 	/**
-	 * The {@link ProtectedResource} in the test JVM.
+	 * The {@link ProtectedResource} in the test JVM. A checker for a thread that locks
+	 * with local hand-off marks its sections as tenure sections ({@code E key token T}).
 	 */
 	final class Checker implements ResourceClient {
+
+		private final String tenure;
 
 		private final Socket socket;
 
@@ -80,7 +105,8 @@ interface ResourceClient extends AutoCloseable {
 
 		private final BufferedWriter out;
 
-		Checker(String address) {
+		Checker(String address, boolean tenure) {
+			this.tenure = tenure ? " T" : "";
 			String[] hostAndPort = address.split(":");
 			try {
 				this.socket = new Socket();
@@ -97,7 +123,7 @@ interface ResourceClient extends AutoCloseable {
 
 		@Override
 		public long enter(String key, long token) {
-			String answer = call("E " + key + " " + token);
+			String answer = call("E " + key + " " + token + this.tenure);
 			return answer.equals("R") ? -1 : Long.parseLong(answer.substring(2));
 		}
 
@@ -140,6 +166,64 @@ interface ResourceClient extends AutoCloseable {
 			catch (IOException ex) {
 				// closing anyway
 			}
+		}
+
+	}
+
+	/**
+	 * Two resources behind one critical section, for {@code first+second}: the first
+	 * (the fenced {@link ProtectedResource}) decides, and the second (a
+	 * {@link FileCounter}) counts every section the first accepted with an increment
+	 * of its own, read on entry and written after the first accepted the write.
+	 */
+	final class Both implements ResourceClient {
+
+		private final ResourceClient first;
+
+		private final ResourceClient second;
+
+		private final Map<String, Long> secondValues = new HashMap<>();
+
+		Both(ResourceClient first, ResourceClient second) {
+			this.first = first;
+			this.second = second;
+		}
+
+		@Override
+		public long enter(String key, long token) {
+			long value = this.first.enter(key, token);
+			if (value >= 0) {
+				this.secondValues.put(key, this.second.enter(key, token));
+			}
+			return value;
+		}
+
+		@Override
+		public boolean write(String key, long value, boolean checked) {
+			boolean accepted = this.first.write(key, value, checked);
+			Long read = this.secondValues.remove(key);
+			if (accepted && read != null) {
+				this.second.write(key, read + 1, checked);
+			}
+			return accepted;
+		}
+
+		@Override
+		public void exit(String key) {
+			this.secondValues.remove(key);
+			this.second.exit(key);
+			this.first.exit(key);
+		}
+
+		@Override
+		public long peek(String key) {
+			return this.first.peek(key);
+		}
+
+		@Override
+		public void close() {
+			this.second.close();
+			this.first.close();
 		}
 
 	}

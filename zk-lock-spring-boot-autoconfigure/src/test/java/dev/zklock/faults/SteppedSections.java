@@ -30,12 +30,14 @@ import dev.zklock.annotation.LockMode;
  * with {@code watch=true} the thread first notices the end of the freeze itself and
  * checks {@code assertHeld()} at once);
  * then write at once, as a holder that checked before a GC pause would, and wait
- * until {@code assertHeld()} fails; release and emit {@code pause-done}.</li>
+ * until {@code assertHeld()} fails (with {@code release=now}: leave and release right
+ * after the write, as a holder unaware of the pause would); release and emit
+ * {@code pause-done}.</li>
  * <li>{@code once}: acquire (waiting as long as it takes), run a
- * {@link CriticalSection}, release, emit {@code once-done}.</li>
+ * {@link CriticalSection}, release, emit {@code once-done} with the token.</li>
  * </ul>
  * Parameters: {@code key}, {@code name} (lock name), {@code mode} (MUTEX by default),
- * {@code timeoutMs}.
+ * {@code timeoutMs}, {@code handoff}.
  */
 final class SteppedSections {
 
@@ -59,13 +61,11 @@ final class SteppedSections {
 
 	void run(String verb, String id, Map<String, String> command) {
 		String key = command.get("key");
-		LockRequest request = LockRequest.named(command.getOrDefault("name", "faults"))
-			.keys(key)
-			.mode(LockMode.valueOf(command.getOrDefault("mode", "MUTEX")))
+		LockRequest request = LockWorker.request(command, LockMode.valueOf(command.getOrDefault("mode", "MUTEX")))
 			.timeout(LockWorker.millis(command, "timeoutMs", 60_000))
 			.build();
 		long start = System.nanoTime();
-		try (ResourceClient resource = ResourceClient.connect(this.settings.resource())) {
+		try (ResourceClient resource = ResourceClient.connect(this.settings.resource(), LockWorker.isHandoff(command))) {
 			LockHandle handle = this.settings.template().tryAcquire(request);
 			if (!handle.isAcquired()) {
 				WorkerEvents.emit("not-acquired", "id", id, "waitMs", millisSince(start));
@@ -76,8 +76,9 @@ final class SteppedSections {
 			try {
 				switch (verb) {
 					case "hold" -> result.addAll(hold(id, key, resource));
-					case "pause" -> result.addAll(pause(id, key, resource, Boolean.parseBoolean(command.get("watch"))));
-					default -> result.addAll(List.of("waitMs", waitMillis, "outcome",
+					case "pause" -> result.addAll(pause(id, key, resource, Boolean.parseBoolean(command.get("watch")),
+							"now".equals(command.get("release"))));
+					default -> result.addAll(List.of("waitMs", waitMillis, "token", handle.fencingToken(), "outcome",
 							CriticalSection.run(resource, key, true, 0)));
 				}
 			}
@@ -136,7 +137,7 @@ final class SteppedSections {
 				token == context.fencingToken());
 	}
 
-	private List<Object> pause(String id, String key, ResourceClient resource, boolean watch) {
+	private List<Object> pause(String id, String key, ResourceClient resource, boolean watch, boolean releaseNow) {
 		LockContext context = LockContext.current();
 		long token = context.fencingToken();
 		long value = enter(resource, key, token);
@@ -165,7 +166,7 @@ final class SteppedSections {
 		boolean heldAtResume = context.isHeld();
 		boolean accepted = resource.write(key, value + 1, checkedBefore);
 		long detected = -1;
-		while (System.nanoTime() - resumed < DETECTION_TIMEOUT.toNanos()) {
+		while (!releaseNow && System.nanoTime() - resumed < DETECTION_TIMEOUT.toNanos()) {
 			if (!CriticalSection.isHeld()) {
 				detected = (System.nanoTime() - resumed) / 1_000_000;
 				break;

@@ -1,5 +1,6 @@
 package dev.zklock.faults;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +24,11 @@ import dev.zklock.annotation.LockMode;
  * {@code minTimeoutMs} (each attempt then waits a random time in between),
  * {@code interruptMs} (interrupt a random thread that often), {@code lock=false} (the
  * unlocked control), {@code readers} (that many threads take READ and run read
- * sections, the others WRITE: a READ/WRITE mix on one key). Emits {@code load-done} with the counts when every thread has
+ * sections, the others WRITE: a READ/WRITE mix on one key), {@code handoff=true} (lock
+ * with local hand-off: the threads queue in this JVM and pass the lock among
+ * themselves), {@code record=<file>} (write every attempt's times and token there,
+ * see {@link GrantLog}), {@code resource} (the resource for this load instead of the
+ * worker's, see {@link ResourceClient#connect(String)}). Emits {@code load-done} with the counts when every thread has
  * finished.
  */
 final class WorkerLoad {
@@ -56,6 +61,12 @@ final class WorkerLoad {
 
 	private final boolean locked;
 
+	private final boolean handoff;
+
+	private final GrantLog record;
+
+	private final String resource;
+
 	private final List<Thread> workers = new ArrayList<>();
 
 	private volatile boolean stopped;
@@ -69,11 +80,11 @@ final class WorkerLoad {
 		this.id = id;
 		this.key = command.get("key");
 		this.readers = Integer.parseInt(command.getOrDefault("readers", "0"));
-		this.request = LockRequest.named(command.getOrDefault("name", "faults"))
-			.keys(this.key)
-			.mode((this.readers > 0) ? LockMode.WRITE : LockMode.MUTEX)
-			.build();
-		this.readRequest = LockRequest.named(this.request.name()).keys(this.key).mode(LockMode.READ).build();
+		this.request = LockWorker.request(command, (this.readers > 0) ? LockMode.WRITE : LockMode.MUTEX).build();
+		this.readRequest = LockWorker.request(command, LockMode.READ).build();
+		this.handoff = LockWorker.isHandoff(command);
+		this.resource = command.getOrDefault("resource", settings.resource());
+		this.record = command.containsKey("record") ? new GrantLog(Path.of(command.get("record"))) : null;
 		this.threads = Integer.parseInt(command.getOrDefault("threads", "1"));
 		this.grants = Long.parseLong(command.getOrDefault("grants", "0"));
 		this.attempts = Long.parseLong(command.getOrDefault("attempts", "0"));
@@ -105,7 +116,8 @@ final class WorkerLoad {
 	}
 
 	private void runThread(long startNanos, boolean reader) {
-		try (ResourceClient resource = ResourceClient.connect(this.settings.resource())) {
+		List<long[]> attempts = (this.record != null) ? this.record.thread() : null;
+		try (ResourceClient resource = ResourceClient.connect(this.resource, this.handoff)) {
 			long acquired = 0;
 			for (long attempt = 0; !this.stopped; attempt++) {
 				if ((this.grants > 0 && acquired >= this.grants) || (this.attempts > 0 && attempt >= this.attempts)) {
@@ -115,7 +127,7 @@ final class WorkerLoad {
 					count("interruptsCleared");
 				}
 				count("attempts");
-				if (attemptOnce(resource, reader)) {
+				if (attemptOnce(resource, reader, attempts)) {
 					acquired++;
 				}
 			}
@@ -127,14 +139,22 @@ final class WorkerLoad {
 		}
 		finally {
 			if (this.finished.incrementAndGet() == this.threads) {
+				if (this.record != null) {
+					this.record.write();
+				}
 				emitDone(startNanos);
 			}
 		}
 	}
 
-	private boolean attemptOnce(ResourceClient resource, boolean reader) {
+	// attempts: where the attempt's times go, or null
+	private boolean attemptOnce(ResourceClient resource, boolean reader, List<long[]> attempts) {
+		long ask = System.nanoTime();
 		if (!this.locked) {
 			count(CriticalSection.run(resource, this.key, false, this.sleepMillis).name());
+			if (attempts != null) {
+				GrantLog.granted(attempts, ask, ask, System.nanoTime(), 0);
+			}
 			return true;
 		}
 		LockHandle handle;
@@ -144,18 +164,28 @@ final class WorkerLoad {
 		}
 		catch (LockException ex) {
 			count(Thread.currentThread().isInterrupted() ? "interruptedAcquires" : "lockErrors");
+			if (attempts != null) {
+				GrantLog.gaveUp(attempts, ask, System.nanoTime());
+			}
 			return false;
 		}
 		if (!handle.isAcquired()) {
 			count("timeouts");
+			if (attempts != null) {
+				GrantLog.gaveUp(attempts, ask, System.nanoTime());
+			}
 			return false;
 		}
+		long enter = System.nanoTime();
 		count("grants");
 		try {
 			count((reader ? CriticalSection.read(resource, this.key, this.sleepMillis)
 					: CriticalSection.run(resource, this.key, true, this.sleepMillis)).name());
 		}
 		finally {
+			if (attempts != null) {
+				GrantLog.granted(attempts, ask, enter, System.nanoTime(), handle.fencingToken());
+			}
 			try {
 				handle.close();
 			}
