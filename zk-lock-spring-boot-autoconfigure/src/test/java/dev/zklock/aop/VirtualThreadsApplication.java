@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import jdk.jfr.Recording;
+import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
@@ -76,11 +77,14 @@ public class VirtualThreadsApplication {
 				recording.stop();
 				Path jfr = dir.resolve("pinned.jfr");
 				recording.dump(jfr);
-				long pinned = RecordingFile.readAllEvents(jfr)
+				List<RecordedEvent> pins = RecordingFile.readAllEvents(jfr)
 					.stream()
 					.filter((event) -> event.getEventType().getName().equals("jdk.VirtualThreadPinned"))
-					.count();
-				System.out.println("RESULT ok " + result + " pinnedEvents=" + pinned);
+					.toList();
+				long pinned = pins.size();
+				// where the first pin happened, so that a failure says what pinned
+				String where = pins.isEmpty() ? "" : " pinnedAt=" + topFrames(pins.get(0));
+				System.out.println("RESULT ok " + result + " pinnedEvents=" + pinned + where);
 			}
 			finally {
 				try (var files = Files.list(dir)) {
@@ -259,6 +263,20 @@ public class VirtualThreadsApplication {
 			this.completed.incrementAndGet();
 		}
 
+	}
+
+
+	private static String topFrames(RecordedEvent pin) {
+		if (pin.getStackTrace() == null) {
+			return "(no stack)";
+		}
+		return pin.getStackTrace()
+			.getFrames()
+			.stream()
+			.limit(8)
+			.map((frame) -> frame.getMethod().getType().getName() + "." + frame.getMethod().getName() + ":"
+					+ frame.getLineNumber())
+			.collect(java.util.stream.Collectors.joining("<"));
 	}
 
 }
