@@ -182,7 +182,10 @@ final class HistoryChecker {
 	// goes on as its holder would, unaware, and holds nothing in the checker's eyes: fencing refuses its writes
 	private void checkTokens(List<Hold> holds, ToLongFunction<Hold> granted, Tenures tenures, Excuses excuses,
 			List<Violation> violations) {
-		List<Hold> exclusive = holds.stream()
+		List<Hold> believed = holds.stream()
+			.filter((hold) -> !(tenures.isPass(hold) && believedEnd(hold, excuses) <= hold.start()))
+			.toList();
+		List<Hold> exclusive = believed.stream()
 			.filter(Hold::exclusive)
 			.sorted(Comparator.comparingLong(granted))
 			.toList();
@@ -191,8 +194,7 @@ final class HistoryChecker {
 				Hold earlier = exclusive.get(j);
 				Hold later = exclusive.get(i);
 				if (earlier.chain() != later.chain() && later.token() <= earlier.token()
-						&& !(later.token() == earlier.token() && tenures.consecutive(earlier, later, holds))
-						&& !(tenures.isPass(later) && believedEnd(later, excuses) <= later.start())) {
+						&& !(later.token() == earlier.token() && tenures.consecutive(earlier, later, believed))) {
 					violations.add(new Violation("token went back", describe(later) + " after " + describe(earlier)));
 				}
 			}

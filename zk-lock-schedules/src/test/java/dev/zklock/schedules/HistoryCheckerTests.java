@@ -388,6 +388,9 @@ class HistoryCheckerTests {
 		local(2, 1, 11, 60, 100);
 		local(3, 0, 10, 101, 150);
 		assertThat(kinds()).isEmpty();
+		// nor is such a pass a grant between two holders of another client's tenure
+		local(4, 1, 11, 151, 200);
+		assertThat(kinds()).isEmpty();
 	}
 
 	@Test

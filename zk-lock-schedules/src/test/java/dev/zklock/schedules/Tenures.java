@@ -25,7 +25,9 @@ import dev.zklock.schedules.HistoryChecker.Violation;
  * the engine promises; every other holder's is larger.
  * <ul>
  * <li>Two exclusive holders may have equal tokens only when they hold one tenure, one
- * after the other, with no holder of another token granted between them.</li>
+ * after the other, with no holder of another token granted between them. A pass its
+ * client could not know was stale (the tenure's node deleted or revoked unheard)
+ * holds nothing in the checker's eyes, and is exempt ({@link HistoryChecker}).</li>
  * <li>Once a holder of a tenure saw the engine announce its loss, or an operator
  * deleted the tenure's node and its client could hear of it within the loss notice,
  * the tenure holds no more: no holder of it is granted after that.</li>
@@ -36,8 +38,9 @@ import dev.zklock.schedules.HistoryChecker.Violation;
  * asked, unless a fault, an outage, a deletion of a node of the key, or a pause of the
  * tenure's client came between.</li>
  * <li>Such passes are the only grants that may come ahead of an earlier waiter
- * ({@link GrantChecks#checkOrder}); within one local queue waiters are granted in
- * the order they asked.</li>
+ * ({@link GrantChecks#checkOrder}), with a tenure's first grant at the place of a
+ * local waiter of its own that asked earlier and left; within one local queue
+ * waiters are granted in the order they asked.</li>
  * </ul>
  */
 final class Tenures {
