@@ -435,6 +435,21 @@ class HistoryCheckerTests {
 		assertThat(kinds()).isEmpty();
 	}
 
+	// the tenure ends at its bound: its local waiter joins the queue again, behind a waiter that came meanwhile
+	@Test
+	void aLocalWaiterWhoseTenureEndedQueuesAgainBehindWhoCameMeanwhile() {
+		local(1, 0, 10, 0, 100);
+		local(2, 0, 10, 101, 200);
+		this.history.ask(new Ask(3, 0, "rw/a", LockMode.MUTEX, true, ms(150), ms(700), true));
+		this.history.hold(hold(3, 0, LockMode.MUTEX, 13, 700, 800));
+		this.history.grant(new History.Grant(3, "rw/a", ms(150), ms(700)));
+		waiter(4, 1, 420, 11, 500, 600);
+		assertThat(kinds()).isEmpty();
+		// one that asked well after the tenure ended comes behind it
+		waiter(5, 2, 460, 12, 650, 690);
+		assertThat(kinds()).containsExactly("order");
+	}
+
 	@Test
 	void localWaitersAreGrantedInTheOrderTheyAsked() {
 		this.history.ask(new Ask(1, 0, "rw/a", LockMode.MUTEX, true, 0, ms(500), true));
