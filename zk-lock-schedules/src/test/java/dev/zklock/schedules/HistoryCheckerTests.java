@@ -312,6 +312,15 @@ class HistoryCheckerTests {
 		assertThat(kinds()).containsExactly("granted but not held");
 	}
 
+	// nor does a re-entry's token, its outer hold's, count as a grant after another holder's
+	@Test
+	void aReentryOfALockLostIsNoGrantAfterTheNextHolders() {
+		this.history.hold(new Hold(1, 0, "m", "a", LockMode.MUTEX, 1, 9, 0, ms(100), true, "REVOKED", true));
+		this.history.hold(new Hold(2, 1, "m", "a", LockMode.MUTEX, 1, 12, ms(300), ms(400), false, null, true));
+		this.history.hold(new Hold(1, 0, "m", "a", LockMode.MUTEX, 1, 9, ms(700), ms(100), true, "REVOKED", false));
+		assertThat(kinds()).isEmpty();
+	}
+
 	// the caller had its grant at 400 ms, and its holder recorded the hold after a stall
 	@Test
 	void aPauseBetweenTheCallersGrantAndItsHoldersFirstLookExcusesIt() {
