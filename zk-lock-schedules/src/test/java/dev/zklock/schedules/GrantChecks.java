@@ -32,12 +32,14 @@ final class GrantChecks {
 	// FIFO: of two exclusive waiters of one key, asked well apart, the first is granted first, unless a fault, a
 	// connection outage or a deletion came between (a waiter whose session ends joins the queue again at its end; one
 	// whose connection is down cannot join it yet; one whose node a deletion took for its holder's just as it came
-	// first joins it again too), or the second was passed the key by a local hand-off, which Tenures bounds
+	// first joins it again too), or the second was passed the key by a local hand-off, which Tenures bounds; a local
+	// waiter whose tenure ended without passing it the key joined the queue again then
 	static void checkOrder(History history, Deletions deletions, Tenures tenures, List<Violation> violations) {
 		List<Grant> grants = history.grants();
 		for (Grant first : grants) {
 			for (Grant second : grants) {
-				if (first.lockKey().equals(second.lockKey()) && second.invoked() - first.invoked() >= FIFO_GAP_NANOS
+				if (first.lockKey().equals(second.lockKey())
+						&& second.invoked() - tenures.queuedSince(first) >= FIFO_GAP_NANOS
 						&& second.granted() < first.granted() && !disturbed(history, deletions, first, second.invoked())
 						&& !tenures.passedAhead(first, second)) {
 					violations.add(new Violation("order",

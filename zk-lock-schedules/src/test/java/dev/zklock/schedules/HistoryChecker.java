@@ -179,11 +179,15 @@ final class HistoryChecker {
 
 	// larger in grant order; equal only within a tenure of local hand-off
 	// In the order the callers had their grants. A local pass of a tenure whose node was deleted or revoked unheard
-	// goes on as its holder would, unaware, and holds nothing in the checker's eyes: fencing refuses its writes
+	// goes on as its holder would, unaware, and holds nothing in the checker's eyes: fencing refuses its writes. A
+	// re-entry has its outer hold's token, and is no grant of its own: it may come after its outer hold was lost
 	private void checkTokens(List<Hold> holds, ToLongFunction<Hold> granted, Tenures tenures, Excuses excuses,
 			List<Violation> violations) {
 		List<Hold> believed = holds.stream()
 			.filter((hold) -> !(tenures.isPass(hold) && believedEnd(hold, excuses) <= hold.start()))
+			.filter((hold) -> holds.stream()
+				.noneMatch((outer) -> outer.chain() == hold.chain() && outer.token() == hold.token()
+						&& outer.start() < hold.start()))
 			.toList();
 		List<Hold> exclusive = believed.stream()
 			.filter(Hold::exclusive)

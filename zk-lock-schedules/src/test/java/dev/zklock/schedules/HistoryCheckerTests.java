@@ -312,6 +312,15 @@ class HistoryCheckerTests {
 		assertThat(kinds()).containsExactly("granted but not held");
 	}
 
+	// nor does a re-entry's token, its outer hold's, count as a grant after another holder's
+	@Test
+	void aReentryOfALockLostIsNoGrantAfterTheNextHolders() {
+		this.history.hold(new Hold(1, 0, "m", "a", LockMode.MUTEX, 1, 9, 0, ms(100), true, "REVOKED", true));
+		this.history.hold(new Hold(2, 1, "m", "a", LockMode.MUTEX, 1, 12, ms(300), ms(400), false, null, true));
+		this.history.hold(new Hold(1, 0, "m", "a", LockMode.MUTEX, 1, 9, ms(700), ms(100), true, "REVOKED", false));
+		assertThat(kinds()).isEmpty();
+	}
+
 	// the caller had its grant at 400 ms, and its holder recorded the hold after a stall
 	@Test
 	void aPauseBetweenTheCallersGrantAndItsHoldersFirstLookExcusesIt() {
@@ -433,6 +442,21 @@ class HistoryCheckerTests {
 			local(i + 1, 0, 10, i * 200, i * 200 + 199);
 		}
 		assertThat(kinds()).isEmpty();
+	}
+
+	// the tenure ends at its bound: its local waiter joins the queue again, behind a waiter that came meanwhile
+	@Test
+	void aLocalWaiterWhoseTenureEndedQueuesAgainBehindWhoCameMeanwhile() {
+		local(1, 0, 10, 0, 100);
+		local(2, 0, 10, 101, 200);
+		this.history.ask(new Ask(3, 0, "rw/a", LockMode.MUTEX, true, ms(150), ms(700), true));
+		this.history.hold(hold(3, 0, LockMode.MUTEX, 13, 700, 800));
+		this.history.grant(new History.Grant(3, "rw/a", ms(150), ms(700)));
+		waiter(4, 1, 420, 11, 500, 600);
+		assertThat(kinds()).isEmpty();
+		// one that asked well after the tenure ended comes behind it
+		waiter(5, 2, 460, 12, 650, 690);
+		assertThat(kinds()).containsExactly("order");
 	}
 
 	@Test

@@ -37,6 +37,9 @@ import dev.zklock.schedules.HistoryChecker.Violation;
  * grant. The waiter counts as known to the tenure from {@link #KNOWN_NANOS} after it
  * asked, unless a fault, an outage, a deletion of a node of the key, or a pause of the
  * tenure's client came between.</li>
+ * <li>A local waiter takes its place in the key's queue when it asks, or when a tenure
+ * of its local queue ends without passing it the key, bound or lost: then it joins
+ * the queue again, behind the waiters that came meanwhile.</li>
  * <li>Such passes are the only grants that may come ahead of an earlier waiter
  * ({@link GrantChecks#checkOrder}), with a tenure's first grant at the place of a
  * local waiter of its own that asked earlier and left; within one local queue
@@ -169,6 +172,27 @@ final class Tenures {
 	}
 
 	/**
+	 * When a waiter took its place in the key's queue: as it asked, or, for a local
+	 * waiter, when a tenure of its own local queue ended without passing it the key
+	 * (its bound reached, or lost): its waiters then join the queue again, behind
+	 * every waiter that came meanwhile.
+	 * @param waiter the waiter
+	 * @return the moment
+	 */
+	long queuedSince(Grant waiter) {
+		Ask ask = this.asks.get(waiter.id());
+		long since = waiter.invoked();
+		for (Tenure tenure : this.tenures) {
+			long end = tenure.holds().get(tenure.holds().size() - 1).end();
+			if (tenure.queues(ask) && tenure.holds().stream().noneMatch((hold) -> hold.chain() == waiter.id())
+					&& end > since && end < waiter.granted()) {
+				since = end;
+			}
+		}
+		return since;
+	}
+
+	/**
 	 * Whether a hold was passed on within its tenure, rather than granted through
 	 * ZooKeeper.
 	 * @param hold the hold
@@ -270,8 +294,9 @@ final class Tenures {
 				|| tenure.queues(this.asks.get(waiter.id()))) {
 			return passes;
 		}
+		long queued = queuedSince(waiter);
 		for (Hold pass : tenure.passes()) {
-			if (pass.start() > waiter.invoked() + KNOWN_NANOS && pass.start() < waiter.granted()
+			if (pass.start() > queued + KNOWN_NANOS && pass.start() < waiter.granted()
 					&& !GrantChecks.disturbed(this.history, this.deletions, waiter, pass.start())
 					&& !paused(tenure.client(), waiter.invoked(), pass.start())) {
 				passes.add(pass);
