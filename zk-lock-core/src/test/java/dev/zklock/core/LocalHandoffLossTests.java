@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -127,6 +128,29 @@ class LocalHandoffLossTests extends AbstractZooKeeperTests {
 			async.close();
 		}
 		await().atMost(WAIT).until(() -> ephemeralNodes().isEmpty());
+	}
+
+	@Test
+	void aShutdownEndsTheLocalWaitAndGivesUpTheTenureWithItsNode() throws Exception {
+		AsyncLockManager async = this.holders.async(null);
+		try {
+			AsyncLockHandle holder = async.acquire(LocalHandoffTests.hot(LockMode.MUTEX).build())
+				.get(30, TimeUnit.SECONDS);
+			CompletableFuture<AsyncLockHandle> waiter = async.acquire(LocalHandoffTests.hot(LockMode.MUTEX).build());
+			await().atMost(WAIT).until(() -> this.holders.getRegistry().waitingCount() == 1);
+			this.holders.beginShutdown();
+			assertThatExceptionOfType(Exception.class).isThrownBy(() -> waiter.get(30, TimeUnit.SECONDS))
+				.withMessageContaining("shutting down");
+			assertThat(this.holders.drain(Duration.ofMillis(200))).isEqualTo(1);
+			assertThat(holder.isHeld()).isFalse();
+			await().atMost(WAIT).until(() -> this.losses.size() == 1);
+			assertThat(this.losses).containsExactly("async:" + LockLossReason.SHUTDOWN);
+			await().atMost(WAIT).until(() -> ephemeralNodes().isEmpty());
+			assertThat(this.holders.getLocalHandoffs().tenures()).isEmpty();
+		}
+		finally {
+			async.close();
+		}
 	}
 
 	private static LockRequest hotRead() {
