@@ -45,7 +45,7 @@ import dev.zklock.schedules.History.Write;
  * <li>No accepted fenced write is stale: none from a holder after a later holder of
  * the key has written.</li>
  * <li>Every acquisition ends within its timeout plus {@link #deadlineBound}, or within
- * that bound of being given up, its process's stops added; none hangs.</li>
+ * that bound of being given up, its process's stops and stalls added ({@link Stops}); none hangs.</li>
  * <li>No acquisition fails but for a connection that is down while it waits (a
  * session that ends is no excuse: the wait joins the queue again), or, for a nested
  * single try, while a fault keeps the server's answers from it or when the server

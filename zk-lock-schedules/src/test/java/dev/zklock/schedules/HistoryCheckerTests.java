@@ -194,6 +194,27 @@ class HistoryCheckerTests {
 		assertThat(kinds()).containsExactly("deadline");
 	}
 
+	// seed -6082874648718068933 of the 25-minute soak: a single try ended 1,585 ms after it asked, its process's
+	// pause clock silent for 812 ms of that on a loaded machine
+	@Test
+	void aStallOfTheProcessIsAddedToTheDeadlineOnceButASimulatedPauseIsNot() {
+		this.history.op(op(1, 0, 2_000, Outcome.FAILED, -1,
+				"dev.zklock.LockException: ZooKeeper at 127.0.0.1:2181 is unreachable since then"));
+		this.history.outage(new History.Outage(0, ms(0), ms(2_000)));
+		assertThat(kinds()).containsExactly("deadline");
+		this.history.pause(new History.Pause(0, ms(100), ms(400)));
+		this.history.fault(new Fault(FaultKind.PAUSE_WITHIN_SESSION, 0, ms(90), ms(400), true));
+		assertThat(kinds()).as("a gap the simulated pause made").containsExactly("deadline");
+		this.history.pause(new History.Pause(0, ms(1_000), ms(1_300)));
+		this.history.pause(new History.Pause(1, ms(500), ms(1_500)));
+		assertThat(kinds()).as("300 ms of this process's stall, another's not counted").containsExactly("deadline");
+		// a SIGSTOP of the same moments, which its pause clock also records, counts once
+		this.history.fault(new Fault(FaultKind.STOP_WITHIN_SESSION, 0, ms(1_000), ms(1_300), true));
+		assertThat(kinds()).containsExactly("deadline");
+		this.history.pause(new History.Pause(0, ms(1_200), ms(1_800)));
+		assertThat(kinds()).isEmpty();
+	}
+
 	@Test
 	void aGivenUpWaitCountsFromWhenItWasGivenUp() {
 		this.history.op(op(1, 5_000, 1_600, Outcome.GIVEN_UP, 100, null));

@@ -1,5 +1,7 @@
 package dev.zklock.schedules;
 
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 import dev.zklock.schedules.History.Fault;
@@ -15,12 +17,20 @@ import dev.zklock.schedules.Schedule.FaultKind;
  * and its waits get the stop added to their deadline. But one that runs again after
  * a stop past its session must see its loss within the notice: its pause detector
  * sees the stop.
+ * <p>
+ * A process that stalls on its own, its threads kept off the CPU by a loaded
+ * machine, is stopped as surely for as long: its pause clock records the gap
+ * ({@link History.Pause}), and its waits get that added too. A gap that a simulated
+ * pause fault made is no stall: the process ran all along.
  */
 final class Stops {
 
 	private final List<Fault> stops;
 
 	private final long lossNotice;
+
+	// stops and stalls, each a client and an interval, for the deadlines
+	private final List<long[]> stalls = new ArrayList<>();
 
 	Stops(History history, long lossNotice) {
 		this.stops = history.faults()
@@ -29,6 +39,21 @@ final class Stops {
 					|| fault.kind() == FaultKind.STOP_PAST_SESSION))
 			.toList();
 		this.lossNotice = lossNotice;
+		List<Fault> simulated = history.faults()
+			.stream()
+			.filter((fault) -> fault.applied() && (fault.kind() == FaultKind.PAUSE_WITHIN_SESSION
+					|| fault.kind() == FaultKind.PAUSE_PAST_SESSION))
+			.toList();
+		this.stops.forEach((stop) -> this.stalls.add(new long[] { stop.client(), stop.start(), stop.end() }));
+		for (History.Pause pause : history.pauses()) {
+			boolean faked = simulated.stream()
+				.anyMatch((fault) -> fault.client() == pause.client() && fault.start() < pause.end()
+						&& pause.start() < fault.end());
+			if (!faked) {
+				this.stalls.add(new long[] { pause.client(), pause.start(), pause.end() });
+			}
+		}
+		this.stalls.sort(Comparator.comparingLong((long[] stall) -> stall[1]));
 	}
 
 	/**
@@ -48,15 +73,22 @@ final class Stops {
 	}
 
 	/**
-	 * How long an operation's process was stopped while it ran.
+	 * How long an operation's process was stopped or stalled while it ran, each
+	 * moment counted once.
 	 * @param op the operation
 	 * @return nanoseconds
 	 */
 	long stopped(Op op) {
 		long stopped = 0;
-		for (Fault stop : this.stops) {
-			if (stop.client() == op.client()) {
-				stopped += Math.max(0, Math.min(stop.end(), op.completed()) - Math.max(stop.start(), op.invoked()));
+		long covered = op.invoked();
+		for (long[] stall : this.stalls) {
+			if (stall[0] == op.client()) {
+				long from = Math.max(stall[1], covered);
+				long to = Math.min(stall[2], op.completed());
+				if (to > from) {
+					stopped += to - from;
+					covered = to;
+				}
 			}
 		}
 		return stopped;

@@ -920,7 +920,7 @@ class FaultInjectionTests {
 	void scenario11PauseDetection() {
 		// two lanes: fewer holders resuming at once on the 2 cores
 		int lanes = 2;
-		int roundsPerLane = 10;
+		int roundsPerLane = 6;
 		List<WorkerSpec> specs = new ArrayList<>();
 		for (int lane = 1; lane <= lanes; lane++) {
 			specs.add(new WorkerSpec("pd" + lane, null, Map.of("pause-detection", "true")));
