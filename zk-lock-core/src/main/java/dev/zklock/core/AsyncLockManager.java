@@ -167,6 +167,18 @@ public class AsyncLockManager implements AutoCloseable {
 	}
 
 	/**
+	 * Bound the tenures of the engine's locks with local hand-off, as
+	 * {@link CuratorLockManager#setLocalHandoffLimits(int, Duration)} does: for a
+	 * manager with an engine of its own, or to change the bounds of a shared one.
+	 * @param maxPasses the passes, 0 for none (every holder through ZooKeeper once
+	 * another process waits)
+	 * @param maxTime the time, not negative
+	 */
+	public void setLocalHandoffLimits(int maxPasses, Duration maxTime) {
+		this.engine.cohorts().setLimits(maxPasses, maxTime);
+	}
+
+	/**
 	 * The local hand-off of the engine: tenures and counts, as
 	 * {@link CuratorLockManager#getLocalHandoffs()}.
 	 * @return the view

@@ -121,6 +121,8 @@ public final class DistributedLockAutoConfiguration {
 		AsyncLockManager manager = new AsyncLockManager(client, properties.getBasePath(),
 				properties.getDefaultTimeout());
 		manager.setDefaultMaxHold(properties.getMaxHold());
+		manager.setLocalHandoffLimits(properties.getLocalHandoff().getMaxPasses(),
+				properties.getLocalHandoff().getMaxTime());
 		manager.setOwnerData(properties.isOwnerData()
 				? ownerData.getIfAvailable(() -> LockOwnerData.json(environment.getProperty("spring.application.name")))
 				: LockOwnerData.none());

@@ -18,7 +18,9 @@ import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
 import dev.zklock.aop.HotKeyRound;
 import dev.zklock.aop.TestZooKeeper;
+import dev.zklock.core.AsyncLockManager;
 import dev.zklock.core.CuratorLockManager;
+import dev.zklock.core.LockManager;
 import dev.zklock.core.OtherInstance;
 import dev.zklock.testsupport.TestThreads;
 
@@ -53,6 +55,19 @@ class LocalHandoffPropertiesTests {
 				assertThat(localHandoff.getMaxPasses()).isEqualTo(maxPasses);
 				assertThat(localHandoff.getMaxTime()).isEqualTo(DurationStyle.detectAndParse(maxTime));
 				assertThat(HotKeyRound.manager(context).getLocalHandoffs().maxPasses()).isEqualTo(maxPasses);
+			});
+	}
+
+	// a lock manager of the application's own leaves the asynchronous one an engine of its own, bounded alike
+	@Test
+	void valuesReachAnAsynchronousManagerWithAnEngineOfItsOwn() {
+		this.contextRunner.withPropertyValues("zk-lock.local-handoff.max-passes=3")
+			.withBean("ownLockManager", LockManager.class, () -> (request) -> {
+				throw new UnsupportedOperationException("not used here");
+			})
+			.run((context) -> {
+				assertThat(context).hasSingleBean(LockManager.class).hasBean("ownLockManager");
+				assertThat(context.getBean(AsyncLockManager.class).getLocalHandoffs().maxPasses()).isEqualTo(3);
 			});
 	}
 
