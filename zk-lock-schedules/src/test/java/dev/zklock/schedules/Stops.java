@@ -30,7 +30,7 @@ final class Stops {
 	private final long lossNotice;
 
 	// stops and stalls, each a client and an interval, for the deadlines
-	private final List<long[]> stalls = new ArrayList<>();
+	private final List<History.Pause> stalls = new ArrayList<>();
 
 	Stops(History history, long lossNotice) {
 		this.stops = history.faults()
@@ -44,16 +44,16 @@ final class Stops {
 			.filter((fault) -> fault.applied() && (fault.kind() == FaultKind.PAUSE_WITHIN_SESSION
 					|| fault.kind() == FaultKind.PAUSE_PAST_SESSION))
 			.toList();
-		this.stops.forEach((stop) -> this.stalls.add(new long[] { stop.client(), stop.start(), stop.end() }));
+		this.stops.forEach((stop) -> this.stalls.add(new History.Pause(stop.client(), stop.start(), stop.end())));
 		for (History.Pause pause : history.pauses()) {
 			boolean faked = simulated.stream()
 				.anyMatch((fault) -> fault.client() == pause.client() && fault.start() < pause.end()
 						&& pause.start() < fault.end());
 			if (!faked) {
-				this.stalls.add(new long[] { pause.client(), pause.start(), pause.end() });
+				this.stalls.add(pause);
 			}
 		}
-		this.stalls.sort(Comparator.comparingLong((long[] stall) -> stall[1]));
+		this.stalls.sort(Comparator.comparingLong(History.Pause::start));
 	}
 
 	/**
@@ -81,10 +81,10 @@ final class Stops {
 	long stopped(Op op) {
 		long stopped = 0;
 		long covered = op.invoked();
-		for (long[] stall : this.stalls) {
-			if (stall[0] == op.client()) {
-				long from = Math.max(stall[1], covered);
-				long to = Math.min(stall[2], op.completed());
+		for (History.Pause stall : this.stalls) {
+			if (stall.client() == op.client()) {
+				long from = Math.max(stall.start(), covered);
+				long to = Math.min(stall.end(), op.completed());
 				if (to > from) {
 					stopped += to - from;
 					covered = to;
