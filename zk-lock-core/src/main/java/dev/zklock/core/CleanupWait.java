@@ -24,8 +24,7 @@ final class CleanupWait {
 	 */
 	static final long GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
-	// lock lifecycle is logged under the manager users know and configure
-	private static final Logger logger = LoggerFactory.getLogger(CuratorLockManager.class);
+	private static final Logger logger = LoggerFactory.getLogger(CleanupWait.class);
 
 	private CleanupWait() {
 	}

@@ -2,16 +2,43 @@ package dev.zklock.core;
 
 import org.jspecify.annotations.Nullable;
 
+import java.io.IOException;
+import java.util.concurrent.TimeoutException;
+
 import org.apache.zookeeper.KeeperException;
 
 /**
  * What a lock failure message advises, by ZooKeeper's result code: a connection
  * problem points at the connection, and a refusal by the server (an ACL, a quota,
- * the shape of the tree) is named as what it is.
+ * the shape of the tree) or by the client is named as what it is.
  */
 final class FailureAdvice {
 
 	private FailureAdvice() {
+	}
+
+	/**
+	 * The advice for a failure, by the first {@link KeeperException} among its
+	 * causes; a failure of the connection itself (an I/O error, a timeout) points at
+	 * the connection, and any other failure, such as a request the client refused
+	 * (Curator's schema checks), is named as not being about the connection.
+	 * @param failure the failure
+	 * @param basePath the base path of the locks
+	 * @return one sentence, starting in lower case
+	 */
+	static String forFailure(Throwable failure, String basePath) {
+		boolean connection = false;
+		for (Throwable current = failure; current != null; current = current.getCause()) {
+			if (current instanceof KeeperException keeperException) {
+				return forCode(keeperException.code(), keeperException.getPath(), basePath);
+			}
+			connection |= current instanceof IOException || current instanceof TimeoutException;
+		}
+		if (connection) {
+			return forCode(null, null, basePath);
+		}
+		return "the request failed in the client before ZooKeeper answered (" + failure.getClass().getSimpleName()
+				+ "); this is not a connection problem, so see the cause for what was refused";
 	}
 
 	/**

@@ -3,6 +3,7 @@ package dev.zklock.core;
 import org.jspecify.annotations.Nullable;
 
 import dev.zklock.LockLossReason;
+import dev.zklock.annotation.LockMode;
 
 /**
  * One key held by one acquisition: the attempt whose node won, and the registry
@@ -68,7 +69,14 @@ final class Hold {
 	 * The mode as loss messages name it.
 	 */
 	String describeMode() {
-		return (this.entry.thread() != null) ? this.entry.mode().toString() : "asynchronous " + this.entry.mode();
+		return describeMode(this.entry.mode(), this.entry.thread() != null);
+	}
+
+	/**
+	 * A mode as messages name it: an asynchronous lock says so.
+	 */
+	static String describeMode(LockMode mode, boolean blocking) {
+		return blocking ? mode.toString() : "asynchronous " + mode;
 	}
 
 }

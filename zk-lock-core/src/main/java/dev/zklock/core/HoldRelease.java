@@ -22,8 +22,7 @@ import dev.zklock.LockLossReason;
  */
 final class HoldRelease {
 
-	// lock lifecycle is logged under the manager users know and configure
-	private static final Logger logger = LoggerFactory.getLogger(CuratorLockManager.class);
+	private static final Logger logger = LoggerFactory.getLogger(HoldRelease.class);
 
 	private final LockEngine engine;
 
@@ -121,7 +120,7 @@ final class HoldRelease {
 					key, entry.mode(), entry.node().path(), cause);
 			throw new CompletionException(new LockException("Could not release lock '" + entry.name() + "' key '" + key
 					+ "' at " + entry.node().path() + ": " + cause + "; the lock is no longer held by this process "
-					+ "and its node is deleted in the background, " + this.engine.advice(cause), cause));
+					+ "and its node is deleted in the background, " + FailureAdvice.forFailure(cause, this.engine.basePath()), cause));
 		});
 	}
 

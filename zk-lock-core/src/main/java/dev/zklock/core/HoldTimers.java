@@ -26,8 +26,7 @@ import dev.zklock.LockRequest;
  */
 final class HoldTimers {
 
-	// lock lifecycle is logged under the manager users know and configure
-	private static final Logger logger = LoggerFactory.getLogger(CuratorLockManager.class);
+	private static final Logger logger = LoggerFactory.getLogger(HoldTimers.class);
 
 	private final LockEngine engine;
 
@@ -83,7 +82,7 @@ final class HoldTimers {
 	// When a hold is still held after maxHold (or the default), it is taken away
 	private void capHolds(List<Hold> holds, @Nullable Duration maxHold) {
 		Duration cap = (maxHold != null) ? maxHold : this.defaultMaxHold;
-		if (cap == null || cap.compareTo(Duration.ofNanos(LockEngine.MAX_WAIT_NANOS)) >= 0) {
+		if (cap == null || LockEngine.cappedNanos(cap) == LockEngine.MAX_WAIT_NANOS) {
 			// none, or too long to ever run out
 			return;
 		}
@@ -104,8 +103,7 @@ final class HoldTimers {
 			return;
 		}
 		long granted = System.nanoTime();
-		long nanos = (minHold.compareTo(Duration.ofNanos(LockEngine.MAX_WAIT_NANOS)) >= 0) ? LockEngine.MAX_WAIT_NANOS
-				: minHold.toNanos();
+		long nanos = LockEngine.cappedNanos(minHold);
 		for (Hold hold : holds) {
 			hold.entry().minHold(new MinHold(granted, nanos));
 		}

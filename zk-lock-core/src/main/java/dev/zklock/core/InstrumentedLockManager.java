@@ -32,14 +32,6 @@ public final class InstrumentedLockManager implements LockManager {
 	}
 
 	/**
-	 * The decorated manager.
-	 * @return the delegate
-	 */
-	public LockManager getDelegate() {
-		return this.delegate;
-	}
-
-	/**
 	 * The manager behind any number of {@link InstrumentedLockManager}s.
 	 * @param manager a manager, possibly instrumented
 	 * @return the innermost manager

@@ -18,7 +18,6 @@ import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
-import org.apache.zookeeper.KeeperException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,8 +38,15 @@ final class LockEngine implements AutoCloseable {
 
 	static final long MAX_WAIT_NANOS = Long.MAX_VALUE / 4;
 
-	// lock lifecycle is logged under the manager users know and configure
-	private static final Logger logger = LoggerFactory.getLogger(CuratorLockManager.class);
+	/**
+	 * A duration in nanoseconds, {@link #MAX_WAIT_NANOS} for one too long to ever
+	 * run out: it stays clear of overflow when added to {@link System#nanoTime()}.
+	 */
+	static long cappedNanos(Duration duration) {
+		return (duration.compareTo(Duration.ofNanos(MAX_WAIT_NANOS)) >= 0) ? MAX_WAIT_NANOS : duration.toNanos();
+	}
+
+	private static final Logger logger = LoggerFactory.getLogger(LockEngine.class);
 
 	private final CuratorFramework client;
 
@@ -95,7 +101,7 @@ final class LockEngine implements AutoCloseable {
 		this.reachability = new ZooKeeperReachability(client, this::connectionSuspended);
 		// on the timer's thread: ending single tries sends background calls, never on Curator's event thread
 		this.reachability.start(this.timer);
-		this.revoker = new LockRevoker(client, this.paths.basePath());
+		this.revoker = new LockRevoker(client, this.paths);
 	}
 
 	CuratorFramework client() {
@@ -186,7 +192,7 @@ final class LockEngine implements AutoCloseable {
 	Acquisition acquire(String name, LockMode mode, int permits, List<Acquisition.Target> targets,
 			@Nullable Duration timeout, @Nullable Thread owner, boolean localHandoff) {
 		Duration wait = (timeout != null) ? timeout : this.defaultTimeout;
-		long nanos = (wait.compareTo(Duration.ofNanos(MAX_WAIT_NANOS)) >= 0) ? MAX_WAIT_NANOS : wait.toNanos();
+		long nanos = cappedNanos(wait);
 		Acquisition acquisition = new Acquisition(this, name, mode, permits, targets, owner, nanos, localHandoff);
 		this.pending.add(acquisition);
 		acquisition.result().whenComplete((holds, ex) -> this.pending.remove(acquisition));
@@ -255,16 +261,6 @@ final class LockEngine implements AutoCloseable {
 			throw new LockException("Cannot acquire lock '" + name + "': the Curator client is " + state
 					+ ", not STARTED; start it before taking locks");
 		}
-	}
-
-	// What to check for a ZooKeeper failure: only a connection problem points at the connection
-	String advice(Throwable ex) {
-		for (Throwable current = ex; current != null; current = current.getCause()) {
-			if (current instanceof KeeperException keeperException) {
-				return FailureAdvice.forCode(keeperException.code(), keeperException.getPath(), basePath());
-			}
-		}
-		return FailureAdvice.forCode(null, null, basePath());
 	}
 
 	/**

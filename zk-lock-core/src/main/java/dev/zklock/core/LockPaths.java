@@ -1,5 +1,7 @@
 package dev.zklock.core;
 
+import org.jspecify.annotations.Nullable;
+
 import org.apache.curator.utils.PathUtils;
 
 /**
@@ -19,9 +21,19 @@ final class LockPaths {
 		return this.basePath;
 	}
 
-	String pathFor(String name, String key) {
+	/**
+	 * The path of one key of a lock: the parent of its queue.
+	 */
+	String pathFor(String name, @Nullable String key) {
 		String keySegment = (key != null) ? KeyEncoder.encode(key) : KeyEncoder.NO_KEY;
-		return this.basePath + "/" + KeyEncoder.encode(name) + "/" + keySegment;
+		return namePath(name) + "/" + keySegment;
+	}
+
+	/**
+	 * The path of a lock name: the parent of its keys.
+	 */
+	String namePath(String name) {
+		return this.basePath + "/" + KeyEncoder.encode(name);
 	}
 
 	static String normalizeBasePath(String basePath) {

@@ -32,17 +32,17 @@ import dev.zklock.LockRevocationException.Problem;
 final class LockRevoker {
 
 	// revocations are logged under the manager users know and configure
-	private static final Logger logger = LoggerFactory.getLogger(CuratorLockManager.class);
+	private static final Logger logger = LoggerFactory.getLogger(LockRevoker.class);
 
 	private final CuratorFramework client;
 
-	private final String basePath;
+	private final LockPaths paths;
 
 	private final List<LockRevocationListener> listeners = new CopyOnWriteArrayList<>();
 
-	LockRevoker(CuratorFramework client, String basePath) {
+	LockRevoker(CuratorFramework client, LockPaths paths) {
 		this.client = client;
-		this.basePath = basePath;
+		this.paths = paths;
 	}
 
 	void addListener(LockRevocationListener listener) {
@@ -60,8 +60,8 @@ final class LockRevoker {
 	 * @throws LockRevocationException when nothing was removed
 	 */
 	LockRevocation revoke(String name, @Nullable String key, @Nullable String node, @Nullable String principal) {
-		String namePath = this.basePath + "/" + KeyEncoder.encode(name);
-		String keyPath = namePath + "/" + ((key != null) ? KeyEncoder.encode(key) : KeyEncoder.NO_KEY);
+		String namePath = this.paths.namePath(name);
+		String keyPath = this.paths.pathFor(name, key);
 		String what = "lock '" + name + "' key '" + KeyEncoder.abbreviate(key) + "'";
 		if (!this.client.getZookeeperClient().isConnected()) {
 			throw new LockRevocationException(Problem.UNAVAILABLE, "Cannot revoke " + what + " at " + keyPath

@@ -16,8 +16,7 @@ import dev.zklock.LockLossReason;
  */
 final class LossAnnouncer {
 
-	// logged under the handler that announced losses before this class took them over
-	private static final Logger logger = LoggerFactory.getLogger(ConnectionLossHandler.class);
+	private static final Logger logger = LoggerFactory.getLogger(LossAnnouncer.class);
 
 	private final LockRegistry registry;
 

@@ -30,7 +30,7 @@ import dev.zklock.LockLossReason;
  */
 final class ShutdownDrain {
 
-	private static final Logger logger = LoggerFactory.getLogger(CuratorLockManager.class);
+	private static final Logger logger = LoggerFactory.getLogger(ShutdownDrain.class);
 
 	// how long a node deletion of a given-up hold is awaited before the client may close
 	private static final Duration DELETE_WAIT = Duration.ofSeconds(5);

@@ -116,7 +116,7 @@ class UnreachableZooKeeperTests {
 			CompletableFuture<Long> silent = proxy.blackholeAfterNextCreate("/silent-" + blocking + "/b/");
 			Call call = (blocking ? blocking(request) : async(request)).get(30, TimeUnit.SECONDS);
 			assertThat(silent).as("the proxy fell silent after the first key").isDone();
-			Duration bound = Duration.ofNanos(AcquisitionWait.ANSWER_GRACE_NANOS + AcquisitionWait.SLOW_ANSWER_LIMIT_NANOS)
+			Duration bound = Duration.ofNanos(Acquisition.ANSWER_GRACE_NANOS + Acquisition.SLOW_ANSWER_LIMIT_NANOS)
 				.plus(SLACK);
 			assertThat(call.elapsed()).as(call.description()).isLessThanOrEqualTo(bound);
 			assertThat(call.acquired()).as(call.description()).isFalse();

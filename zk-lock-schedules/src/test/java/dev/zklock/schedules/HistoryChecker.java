@@ -255,7 +255,7 @@ final class HistoryChecker {
 		}
 	}
 
-	// A single try waits 150 ms for ZooKeeper's first answer (AcquisitionWait.ANSWER_GRACE_NANOS), then ends without
+	// A single try waits 150 ms for ZooKeeper's first answer (Acquisition.ANSWER_GRACE_NANOS), then ends without
 	// the lock: an ensemble slowed by a loaded machine may not answer that soon. A try refused outright ends sooner,
 	// and one queued behind another waiter, answered, waits up to a second more: neither is excused
 	private static boolean unanswered(Op op) {
