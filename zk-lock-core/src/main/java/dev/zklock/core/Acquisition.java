@@ -74,7 +74,9 @@ final class Acquisition {
 	// rounds of confirming a grant after a pause; bounded, should the detector's ticker stay silent
 	private int grantConfirmations;
 
-	private final LockEngine engine;
+	private final Parts parts;
+
+	private final PauseGuard pauseGuard;
 
 	private final String name;
 
@@ -118,9 +120,49 @@ final class Acquisition {
 
 	}
 
-	Acquisition(LockEngine engine, String name, LockMode mode, int permits, List<Target> targets, @Nullable Thread owner,
-			long timeoutNanos, boolean localHandoff) {
-		this.engine = engine;
+	/**
+	 * What every acquisition of one engine works with, wired once by the engine.
+	 *
+	 * @param registry the registry of every hold and wait
+	 * @param lossHandler keeps holds in line with the connection
+	 * @param reachability whether ZooKeeper answers, and since when not
+	 * @param timer the engine's timer, for deadlines
+	 * @param releases how holds end, for the keys taken short of all of them
+	 * @param attempts starts the attempt of one key
+	 * @param basePath the base path, for failure advice
+	 */
+	record Parts(LockRegistry registry, ConnectionLossHandler lossHandler, ZooKeeperReachability reachability,
+			EngineTimer timer, HoldRelease releases, KeyAttempts attempts, String basePath) {
+
+	}
+
+	/**
+	 * How the attempt of one key starts: a node in its queue, or a place in this
+	 * process's queue with local hand-off.
+	 */
+	@FunctionalInterface
+	interface KeyAttempts {
+
+		/**
+		 * The attempt for one key, not yet started.
+		 * @param target the key
+		 * @param mode the mode
+		 * @param permits the permits, for SEMAPHORE
+		 * @param data the owner data of its node
+		 * @param entry its registry entry
+		 * @param tryOnce whether it tries once
+		 * @param localHandoff whether it waits in this process's queue
+		 * @return the attempt
+		 */
+		NodeAttempt attempt(Target target, LockMode mode, int permits, byte @Nullable [] data, RegistryEntry entry,
+				boolean tryOnce, boolean localHandoff);
+
+	}
+
+	Acquisition(Parts parts, PauseGuard pauseGuard, byte @Nullable [] data, String name, LockMode mode, int permits,
+			List<Target> targets, @Nullable Thread owner, long timeoutNanos, boolean localHandoff) {
+		this.parts = parts;
+		this.pauseGuard = pauseGuard;
 		this.name = name;
 		this.mode = mode;
 		this.targets = targets;
@@ -129,11 +171,11 @@ final class Acquisition {
 		this.deadline = System.nanoTime() + timeoutNanos;
 		this.permits = permits;
 		this.localHandoff = localHandoff && targets.size() == 1 && mode != LockMode.SEMAPHORE;
-		this.data = engine.ownerData().forCurrentThread();
+		this.data = data;
 	}
 
 	void start() {
-		if (this.timeoutNanos == 0 && this.engine.reachability().isUnreachable()) {
+		if (this.timeoutNanos == 0 && this.parts.reachability().isUnreachable()) {
 			// a single try cannot be answered now: Curator would retry it for its connection timeout
 			giveUp(unreachable(), false);
 			return;
@@ -158,7 +200,7 @@ final class Acquisition {
 			int index = this.taken.size();
 			boolean allTaken = index == this.targets.size();
 			confirmation = (allTaken && this.grantConfirmations < MAX_GRANT_CONFIRMATIONS)
-					? this.engine.pauseGuard().confirmGrant(this.taken) : null;
+					? this.pauseGuard.confirmGrant(this.taken) : null;
 			if (confirmation != null) {
 				// a pause was counted while waiting: ZooKeeper confirms the keys before they are handed over
 				this.grantConfirmations++;
@@ -183,12 +225,12 @@ final class Acquisition {
 			}
 			else {
 				target = this.targets.get(index);
-				entry = this.engine.registry()
+				entry = this.parts.registry()
 					.waiting(this.name, target.key(), target.path(), this.mode, this.owner,
-							this.engine.lossHandler().lossEpoch(), this.engine.pauseGuard().epoch());
-				attempt = (this.localHandoff && target.writerNode() == null)
-						? this.engine.cohorts().attempt(target, this.mode, entry, this.timeoutNanos == 0)
-						: this.engine.newAttempt(target, this.mode, this.permits, this.data, this.timeoutNanos == 0);
+							this.parts.lossHandler().lossEpoch(), this.pauseGuard.epoch());
+				attempt = this.parts.attempts()
+					.attempt(target, this.mode, this.permits, this.data, entry, this.timeoutNanos == 0,
+							this.localHandoff && target.writerNode() == null);
 				this.current = attempt;
 			}
 		}
@@ -205,7 +247,7 @@ final class Acquisition {
 		}
 		if (restart != null) {
 			logger.debug("Lock '{}': a key taken earlier was lost with its session; taking every key again", this.name);
-			this.engine.release(restart).whenComplete((ignored, ex) -> next());
+			this.parts.releases().release(restart).whenComplete((ignored, ex) -> next());
 			return;
 		}
 		if (target == null || attempt == null || entry == null) {
@@ -221,10 +263,10 @@ final class Acquisition {
 	private void keyDone(Target target, RegistryEntry entry, NodeAttempt attempt, @Nullable LockNode node,
 			@Nullable Throwable ex) {
 		if (attempt.isAnswered()) {
-			this.engine.reachability().answered();
+			this.parts.reachability().answered();
 		}
 		if (node == null) {
-			this.engine.registry().remove(entry);
+			this.parts.registry().remove(entry);
 			if (ex != null) {
 				fail(target, attempt, ex);
 			}
@@ -233,8 +275,8 @@ final class Acquisition {
 			}
 			return;
 		}
-		this.engine.registry().held(entry, node);
-		Hold hold = new Hold(entry, attempt, this.engine.pauseGuard());
+		this.parts.registry().held(entry, node);
+		Hold hold = new Hold(entry, attempt, this.pauseGuard);
 		boolean kept;
 		this.lock.lock();
 		try {
@@ -248,21 +290,21 @@ final class Acquisition {
 		}
 		if (!kept) {
 			// the wait ended while the node won: give it back
-			this.engine.release(List.of(hold));
+			this.parts.releases().release(List.of(hold));
 			return;
 		}
 		if (logger.isDebugEnabled()) {
 			logger.debug("Acquired lock '{}' key '{}' ({}), fencing token {}", this.name,
 					KeyEncoder.abbreviate(target.key()), this.mode, node.czxid());
 		}
-		this.engine.lossHandler().acquired(entry);
+		this.parts.lossHandler().acquired(entry);
 		next();
 	}
 
 	// Under the lock: hands every key to the caller, unless one was lost meanwhile
 	private boolean deliverAll() {
 		for (Hold hold : this.taken) {
-			if (!this.engine.registry().deliver(hold.entry())) {
+			if (!this.parts.registry().deliver(hold.entry())) {
 				return false;
 			}
 		}
@@ -305,7 +347,7 @@ final class Acquisition {
 	}
 
 	private LockException unreachable() {
-		return this.engine.reachability().failure(this.name, currentKey(), describeMode());
+		return this.parts.reachability().failure(this.name, currentKey(), describeMode());
 	}
 
 	/**
@@ -350,8 +392,8 @@ final class Acquisition {
 			attempt.abandon();
 			cleanups.add(attempt.removed());
 		}
-		cleanups.add(this.engine.release(holds));
-		CleanupWait.then(this.engine, this.name, cleanups, waitForCleanup, () -> {
+		cleanups.add(this.parts.releases().release(holds));
+		CleanupWait.then(this.parts.reachability(), this.parts.timer(), this.name, cleanups, waitForCleanup, () -> {
 			if (failure != null) {
 				this.result.completeExceptionally(failure);
 			}
@@ -380,8 +422,8 @@ final class Acquisition {
 		LockException failure = (cause instanceof LockException lockException) ? lockException
 				: new LockException("Could not acquire lock '" + this.name + "' key '"
 						+ KeyEncoder.abbreviate(target.key()) + "' in " + describeMode() + " mode at " + target.path()
-						+ ": " + cause + "; " + FailureAdvice.forFailure(cause, this.engine.basePath()), cause);
-		CleanupWait.then(this.engine, this.name, List.of(attempt.removed(), this.engine.release(holds)), true,
+						+ ": " + cause + "; " + FailureAdvice.forFailure(cause, this.parts.basePath()), cause);
+		CleanupWait.then(this.parts.reachability(), this.parts.timer(), this.name, List.of(attempt.removed(), this.parts.releases().release(holds)), true,
 				() -> this.result.completeExceptionally(failure));
 	}
 
@@ -411,15 +453,15 @@ final class Acquisition {
 	 * for its nodes either.
 	 */
 	void timeOut() {
-		if (this.engine.reachability().isUnreachable()) {
+		if (this.parts.reachability().isUnreachable()) {
 			giveUp(unreachable(), false);
 		}
-		else if (this.timeoutNanos == 0 && (isAnswered() || !this.engine.reachability().hasAnswered())) {
+		else if (this.timeoutNanos == 0 && (isAnswered() || !this.parts.reachability().hasAnswered())) {
 			// ZooKeeper answers, only slowly, or this is the first call (a cold JVM, a cold server): the try ends with
 			// its answers, at once if the connection is suspended, or at a limit: a connection that fell silent must
 			// not hold the caller until Curator suspends it, two thirds of a session later
 			logger.debug("Lock '{}': a single try waits on for ZooKeeper's answers", this.name);
-			limitSlowAnswers(this.engine.reachability().hasAnswered() ? SLOW_ANSWER_LIMIT_NANOS : COLD_ANSWER_LIMIT_NANOS);
+			limitSlowAnswers(this.parts.reachability().hasAnswered() ? SLOW_ANSWER_LIMIT_NANOS : COLD_ANSWER_LIMIT_NANOS);
 		}
 		else {
 			giveUp(null, this.timeoutNanos != 0);
@@ -430,7 +472,7 @@ final class Acquisition {
 		this.lock.lock();
 		try {
 			if (!this.finished) {
-				this.timer = this.engine.schedule(() -> giveUp(null, false), limitNanos, TimeUnit.NANOSECONDS);
+				this.timer = this.parts.timer().schedule(() -> giveUp(null, false), limitNanos, TimeUnit.NANOSECONDS);
 			}
 		}
 		finally {
@@ -460,7 +502,7 @@ final class Acquisition {
 		this.lock.lock();
 		try {
 			if (!this.finished && this.timer == null) {
-				this.timer = this.engine.schedule(this::timeOut, deadline() - System.nanoTime(),
+				this.timer = this.parts.timer().schedule(this::timeOut, deadline() - System.nanoTime(),
 						TimeUnit.NANOSECONDS);
 			}
 		}

@@ -31,13 +31,14 @@ final class CleanupWait {
 
 	/**
 	 * Run {@code then} once every cleanup completed, or once the wait ends.
-	 * @param engine the engine, for its reachability and timer
+	 * @param reachability whether ZooKeeper answers: while it does not, nobody waits
+	 * @param timer ends the wait
 	 * @param name the lock name, for the log
 	 * @param cleanups complete once their nodes are confirmed deleted
 	 * @param wait whether the caller may wait for them at all
 	 * @param then answers the caller; runs once
 	 */
-	static void then(LockEngine engine, String name, List<CompletableFuture<?>> cleanups, boolean wait,
+	static void then(ZooKeeperReachability reachability, EngineTimer timer, String name, List<CompletableFuture<?>> cleanups, boolean wait,
 			Runnable then) {
 		AtomicBoolean ran = new AtomicBoolean();
 		Runnable once = () -> {
@@ -55,8 +56,7 @@ final class CleanupWait {
 		if (all.isDone()) {
 			return;
 		}
-		if (!wait || engine.reachability().isUnreachable()
-				|| engine.schedule(once, GRACE_NANOS, TimeUnit.NANOSECONDS) == null) {
+		if (!wait || reachability.isUnreachable() || timer.schedule(once, GRACE_NANOS, TimeUnit.NANOSECONDS) == null) {
 			logger.debug("Lock '{}': answering without waiting for ZooKeeper to confirm its nodes deleted; they are "
 					+ "deleted in the background", name);
 			once.run();

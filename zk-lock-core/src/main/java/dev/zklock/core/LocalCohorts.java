@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 import org.apache.curator.framework.CuratorFramework;
 
@@ -26,7 +27,15 @@ final class LocalCohorts {
 	/** How long a tenure passes once another process waits, unless configured. */
 	static final Duration DEFAULT_MAX_TIME = Duration.ofMillis(50);
 
-	private final LockEngine engine;
+	private final CuratorFramework client;
+
+	private final Supplier<LockOwnerData> ownerData;
+
+	private final Supplier<PauseGuard> pauseGuard;
+
+	private final HoldRelease releases;
+
+	private final LossAnnouncer losses;
 
 	private final Map<Key, LocalCohort> cohorts = new ConcurrentHashMap<>();
 
@@ -38,8 +47,21 @@ final class LocalCohorts {
 
 	private volatile long maxTimeNanos = DEFAULT_MAX_TIME.toNanos();
 
-	LocalCohorts(LockEngine engine) {
-		this.engine = engine;
+	/**
+	 * Create the cohorts of an engine.
+	 * @param client the client
+	 * @param ownerData the engine's owner data, as set now
+	 * @param pauseGuard the engine's pause guard, as set now
+	 * @param releases takes a hold away
+	 * @param losses announces a lost hold
+	 */
+	LocalCohorts(CuratorFramework client, Supplier<LockOwnerData> ownerData, Supplier<PauseGuard> pauseGuard,
+			HoldRelease releases, LossAnnouncer losses) {
+		this.client = client;
+		this.ownerData = ownerData;
+		this.pauseGuard = pauseGuard;
+		this.releases = releases;
+		this.losses = losses;
 	}
 
 	void setLimits(int maxPasses, Duration maxTime) {
@@ -63,7 +85,7 @@ final class LocalCohorts {
 	}
 
 	CuratorFramework client() {
-		return this.engine.client();
+		return this.client;
 	}
 
 	/**
@@ -102,7 +124,7 @@ final class LocalCohorts {
 			case WRITE -> QueueRule.WRITE;
 			default -> QueueRule.MUTEX;
 		};
-		return new QueueAttempt(this.engine.client(), path, rule, this.engine.ownerData().forInstance(), tryOnce,
+		return new QueueAttempt(this.client, path, rule, this.ownerData.get().forInstance(), tryOnce,
 				null, 0, 1);
 	}
 
@@ -110,7 +132,7 @@ final class LocalCohorts {
 	 * Whether a holder still holds for sure: not in doubt, not suspect after a pause.
 	 */
 	boolean isSound(RegistryEntry entry) {
-		return entry.state() == LockState.HELD && !this.engine.pauseGuard().inDoubt(entry);
+		return entry.state() == LockState.HELD && !this.pauseGuard.get().inDoubt(entry);
 	}
 
 	/**
@@ -120,10 +142,10 @@ final class LocalCohorts {
 	void takeAway(RegistryEntry entry, LockLossReason reason) {
 		if (reason == LockLossReason.MAX_HOLD_EXCEEDED || reason == LockLossReason.SHUTDOWN
 				|| reason == LockLossReason.REVOKED) {
-			this.engine.releases().takeAway(entry, reason);
+			this.releases.takeAway(entry, reason);
 		}
 		else {
-			this.engine.losses().lose(entry, reason);
+			this.losses.lose(entry, reason);
 		}
 	}
 

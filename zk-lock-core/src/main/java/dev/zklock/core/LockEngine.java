@@ -10,16 +10,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import dev.zklock.LockException;
 import dev.zklock.annotation.LockMode;
@@ -46,8 +41,6 @@ final class LockEngine implements AutoCloseable {
 		return (duration.compareTo(Duration.ofNanos(MAX_WAIT_NANOS)) >= 0) ? MAX_WAIT_NANOS : duration.toNanos();
 	}
 
-	private static final Logger logger = LoggerFactory.getLogger(LockEngine.class);
-
 	private final CuratorFramework client;
 
 	private final LockPaths paths;
@@ -62,7 +55,7 @@ final class LockEngine implements AutoCloseable {
 
 	private final ZooKeeperReachability reachability;
 
-	private final ScheduledThreadPoolExecutor timer;
+	private final EngineTimer timer = new EngineTimer();
 
 	private volatile LockOwnerData ownerData = LockOwnerData.json(null);
 
@@ -75,11 +68,13 @@ final class LockEngine implements AutoCloseable {
 
 	private final HoldTimers holdTimers = new HoldTimers(this);
 
-	private final ShutdownDrain shutdown = new ShutdownDrain(this);
+	private final ShutdownDrain shutdown = new ShutdownDrain(this.registry, this.releases, this::shutDownPending);
 
 	private final LockRevoker revoker;
 
-	private final LocalCohorts cohorts = new LocalCohorts(this);
+	private final LocalCohorts cohorts;
+
+	private final Acquisition.Parts acquisitionParts;
 
 	LockEngine(CuratorFramework client, String basePath, Duration defaultTimeout) {
 		this.client = Objects.requireNonNull(client, "client must not be null");
@@ -90,18 +85,15 @@ final class LockEngine implements AutoCloseable {
 					"zk-lock.default-timeout must not be negative, got " + defaultTimeout + "; use 0 to try once");
 		}
 		this.defaultTimeout = defaultTimeout;
-		this.timer = new ScheduledThreadPoolExecutor(1, (task) -> {
-			Thread thread = new Thread(task, "zk-lock-timer");
-			thread.setDaemon(true);
-			return thread;
-		});
-		this.timer.setRemoveOnCancelPolicy(true);
 		this.lossHandler = new ConnectionLossHandler(client, this.registry, this.losses);
 		this.lossHandler.start();
 		this.reachability = new ZooKeeperReachability(client, this::connectionSuspended);
 		// on the timer's thread: ending single tries sends background calls, never on Curator's event thread
 		this.reachability.start(this.timer);
 		this.revoker = new LockRevoker(client, this.paths);
+		this.cohorts = new LocalCohorts(client, this::ownerData, this::pauseGuard, this.releases, this.losses);
+		this.acquisitionParts = new Acquisition.Parts(this.registry, this.lossHandler, this.reachability, this.timer,
+				this.releases, this::newAttempt, this.paths.basePath());
 	}
 
 	CuratorFramework client() {
@@ -193,7 +185,8 @@ final class LockEngine implements AutoCloseable {
 			@Nullable Duration timeout, @Nullable Thread owner, boolean localHandoff) {
 		Duration wait = (timeout != null) ? timeout : this.defaultTimeout;
 		long nanos = cappedNanos(wait);
-		Acquisition acquisition = new Acquisition(this, name, mode, permits, targets, owner, nanos, localHandoff);
+		Acquisition acquisition = new Acquisition(this.acquisitionParts, this.pauseGuard,
+				this.ownerData.forCurrentThread(), name, mode, permits, targets, owner, nanos, localHandoff);
 		this.pending.add(acquisition);
 		acquisition.result().whenComplete((holds, ex) -> this.pending.remove(acquisition));
 		acquisition.start();
@@ -204,8 +197,12 @@ final class LockEngine implements AutoCloseable {
 		return acquisition;
 	}
 
-	NodeAttempt newAttempt(Acquisition.Target target, LockMode mode, int permits, byte @Nullable [] data,
-			boolean tryOnce) {
+	// The attempt of one key: a place in this process's queue with local hand-off, else a node in the key's queue
+	private NodeAttempt newAttempt(Acquisition.Target target, LockMode mode, int permits, byte @Nullable [] data,
+			RegistryEntry entry, boolean tryOnce, boolean localHandoff) {
+		if (localHandoff) {
+			return this.cohorts.attempt(target, mode, entry, tryOnce);
+		}
 		return switch (mode) {
 			case MUTEX -> new QueueAttempt(this.client, target.path(), QueueRule.MUTEX, data, tryOnce, null, 0, 1);
 			case READ -> readAttempt(target, data, tryOnce);
@@ -236,20 +233,13 @@ final class LockEngine implements AutoCloseable {
 	}
 
 	@Nullable ScheduledFuture<?> schedule(Runnable task, long delay, TimeUnit unit) {
-		try {
-			return this.timer.schedule(task, delay, unit);
-		}
-		catch (RejectedExecutionException ex) {
-			// closed: the wait is not cut short, as a closed manager takes no new locks
-			logger.debug("Lock manager closed; not timing a wait", ex);
-			return null;
-		}
+		return this.timer.schedule(task, delay, unit);
 	}
 
 	/**
 	 * End the waits under way, the application shutting down.
 	 */
-	void shutDownPending() {
+	private void shutDownPending() {
 		for (Acquisition acquisition : this.pending) {
 			acquisition.shutDown();
 		}
@@ -274,13 +264,8 @@ final class LockEngine implements AutoCloseable {
 		this.pauseGuard.close();
 		this.lossHandler.close();
 		this.reachability.close();
-		for (Runnable task : this.timer.getQueue()) {
-			if (!this.holdTimers.isLinger(task) && task instanceof Future<?> future) {
-				future.cancel(false);
-			}
-		}
-		// delayed tasks still queued, the lingering ones, run at their time
-		this.timer.shutdown();
+		// the lingering holds still end at their time
+		this.timer.close(this.holdTimers::isLinger);
 	}
 
 	static Throwable unwrap(Throwable ex) {

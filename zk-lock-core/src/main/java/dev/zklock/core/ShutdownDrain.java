@@ -37,15 +37,22 @@ final class ShutdownDrain {
 
 	private static final Set<LockState> LOST = EnumSet.of(LockState.LOST);
 
-	private final LockEngine engine;
+	private final LockRegistry registry;
+
+	private final HoldRelease releases;
+
+	// ends the waits under way
+	private final Runnable endWaits;
 
 	// a manager and its asynchronous view drain one engine: the kept locks are logged once
 	private final AtomicBoolean keptLogged = new AtomicBoolean();
 
 	private volatile boolean shuttingDown;
 
-	ShutdownDrain(LockEngine engine) {
-		this.engine = engine;
+	ShutdownDrain(LockRegistry registry, HoldRelease releases, Runnable endWaits) {
+		this.registry = registry;
+		this.releases = releases;
+		this.endWaits = endWaits;
 	}
 
 	/**
@@ -53,7 +60,7 @@ final class ShutdownDrain {
 	 */
 	void begin() {
 		this.shuttingDown = true;
-		this.engine.shutDownPending();
+		this.endWaits.run();
 	}
 
 	/**
@@ -81,7 +88,7 @@ final class ShutdownDrain {
 	 */
 	int drain(Duration timeout) {
 		begin();
-		LockRegistry registry = this.engine.registry();
+		LockRegistry registry = this.registry;
 		boolean settled = await(registry.whenSettled(), timeout);
 		logKept(registry);
 		if (settled) {
@@ -94,7 +101,7 @@ final class ShutdownDrain {
 				// its work is done: kept for its minHold, it ends at its time or with the session
 				continue;
 			}
-			deletions.add(this.engine.releases().takeAway(entry, LockLossReason.SHUTDOWN));
+			deletions.add(this.releases.takeAway(entry, LockLossReason.SHUTDOWN));
 			givenUp++;
 		}
 		for (RegistryEntry entry : registry.entries(LOST)) {
