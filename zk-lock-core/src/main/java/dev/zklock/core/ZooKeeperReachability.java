@@ -20,13 +20,16 @@ import dev.zklock.LockException;
  * says why, since when and where, instead of waiting out Curator's connection
  * timeout and retries; a single try fails at once while it is unreachable.
  */
-public final class ZooKeeperReachability implements ConnectionStateListener {
+final class ZooKeeperReachability {
 
 	private static final Logger logger = LoggerFactory.getLogger(ZooKeeperReachability.class);
 
 	private final CuratorFramework client;
 
 	private final Runnable onUnreachable;
+
+	// a listener of its own, so that stateChanged is no method of this class's
+	private final ConnectionStateListener listener = (c, newState) -> stateChanged(newState);
 
 	// 0 while reachable
 	private volatile long unreachableSinceMillis;
@@ -42,15 +45,14 @@ public final class ZooKeeperReachability implements ConnectionStateListener {
 	}
 
 	void start(Executor executor) {
-		this.client.getConnectionStateListenable().addListener(this, executor);
+		this.client.getConnectionStateListenable().addListener(this.listener, executor);
 	}
 
 	void close() {
-		this.client.getConnectionStateListenable().removeListener(this);
+		this.client.getConnectionStateListenable().removeListener(this.listener);
 	}
 
-	@Override
-	public void stateChanged(CuratorFramework client, ConnectionState newState) {
+	private void stateChanged(ConnectionState newState) {
 		this.lastState = newState;
 		if (newState == ConnectionState.SUSPENDED || newState == ConnectionState.LOST) {
 			if (this.unreachableSinceMillis == 0) {
