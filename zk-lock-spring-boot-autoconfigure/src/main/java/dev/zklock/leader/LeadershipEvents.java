@@ -19,7 +19,7 @@ import dev.zklock.LeadershipRevokedEvent;
  */
 final class LeadershipEvents implements RoleCandidacy.Listener {
 
-	private static final Logger logger = LoggerFactory.getLogger(CuratorLeaderElection.class);
+	private static final Logger logger = LoggerFactory.getLogger(LeadershipEvents.class);
 
 	private final Object source;
 
