@@ -11,8 +11,16 @@ import org.springframework.core.Ordered;
 import dev.zklock.LostLockAction;
 
 /**
- * Configuration properties for zk-lock. Validated once bound: a value zk-lock cannot
- * use fails startup with an {@link InvalidZkLockPropertyException}.
+ * Configuration properties for zk-lock, under {@code zk-lock.*}. In the order they
+ * appear: the connection (connect string, which Curator client, namespace, session and
+ * connection timeouts); the locks (base path, default timeout, hold warning and maximum
+ * hold, the advisor's order); what a lost connection does to held locks (loss policy,
+ * interrupting the holder, the lost-lock action) and the owner data in each node. Then
+ * the nested groups, each a field: connection retries, startup, pause detection,
+ * authentication, TLS and the SSL bundle, the embedded server for development, and local
+ * hand-off of hot keys. Last come the getters and setters, {@link #afterPropertiesSet()
+ * validation} and the nested types. Validated once bound: a value zk-lock cannot use
+ * fails startup with an {@link InvalidZkLockPropertyException}.
  */
 @ConfigurationProperties("zk-lock")
 public class ZkLockProperties implements InitializingBean {

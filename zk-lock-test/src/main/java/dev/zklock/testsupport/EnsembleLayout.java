@@ -29,11 +29,12 @@ final class EnsembleLayout {
 	 * @param directory the ensemble's directory
 	 * @param size the number of members
 	 * @param firewall the firewall that gives each member a user of its own, if any
-	 * @param options the ensemble's options
+	 * @param server the options of every member's server
+	 * @param jvm the options of every member's JVM
 	 * @return members 1 to {@code size}, not started
 	 */
 	static List<PlannedMember> plan(Path directory, int size, @Nullable LoopbackFirewall firewall,
-			ServerJvmOptions<?> options) {
+			ServerOptions<?> server, ServerJvmOptions jvm) {
 		List<MemberPorts> ports = MemberPorts.allocate(size);
 		Map<String, String> quorum = MemberPorts.quorumSettings(ports);
 		List<PlannedMember> members = new ArrayList<>();
@@ -41,10 +42,10 @@ final class EnsembleLayout {
 			MemberPorts memberPorts = ports.get(id - 1);
 			Path memberDirectory = create(directory, id);
 			Path dataDirectory = memberDirectory.resolve("data");
-			ZooKeeperConfig config = options.config(dataDirectory.toString(), memberPorts.client(), quorum);
-			JvmProcess.Builder process = options.process(
+			ZooKeeperConfig config = server.config(dataDirectory.toString(), memberPorts.client(), quorum);
+			JvmProcess.Builder process = jvm.process(
 					"ensemble member " + id + " (client port " + memberPorts.client() + ")", MAIN_CLASS,
-					memberDirectory, config);
+					memberDirectory, config, server.sweepProperties());
 			int uid = (firewall != null) ? firewall.uid("ensemble member " + id) : -1;
 			if (uid >= 0) {
 				process.runAs(uid);

@@ -36,16 +36,17 @@ final class JvmCommand {
 
 	private final @Nullable Integer uid;
 
-	JvmCommand(JvmProcessOptions<?> options, Path logbackConfigFile) {
-		this.mainClass = options.mainClass;
-		this.arguments = List.copyOf(options.arguments);
-		this.jvmOptions = List.copyOf(options.jvmOptions);
-		this.systemProperties = Map.copyOf(options.systemProperties);
+	JvmCommand(JvmProcessOptions options, Path logbackConfigFile) {
+		this.mainClass = options.mainClass();
+		this.arguments = options.arguments();
+		this.jvmOptions = options.jvmOptions();
+		this.systemProperties = options.systemProperties();
 		this.logbackConfigFile = logbackConfigFile;
-		this.environment = Map.copyOf(options.environment);
-		this.classPathExclusions = List.copyOf(options.classPathExclusions);
-		this.javaHome = (options.javaHome != null) ? options.javaHome : Paths.get(System.getProperty("java.home"));
-		this.uid = options.uid;
+		this.environment = options.environment();
+		this.classPathExclusions = options.classPathExclusions();
+		Path javaHome = options.javaHome();
+		this.javaHome = (javaHome != null) ? javaHome : Paths.get(System.getProperty("java.home"));
+		this.uid = options.uid();
 	}
 
 	/**

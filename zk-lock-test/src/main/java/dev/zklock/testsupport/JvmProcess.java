@@ -4,7 +4,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
 
 import org.jspecify.annotations.Nullable;
 
@@ -19,6 +23,11 @@ import org.jspecify.annotations.Nullable;
  * The process can be killed ({@code kill -9}), paused ({@code SIGSTOP}), resumed
  * ({@code SIGCONT}) and started again. Pause and resume use the {@code kill} command, so
  * they need a Unix-like system.
+ * <p>
+ * In this file: launching and sending a line, then ending the process (kill, stop,
+ * terminate, wait for its exit), then pausing and resuming, then what it reports, and
+ * last the {@link Builder}, whose options become a {@code JvmProcessOptions} value that
+ * the log and the command line read.
  *
  * <pre class="code">
  * JvmProcess worker = JvmProcess.builder("worker 1", Worker.class.getName())
@@ -47,14 +56,11 @@ public final class JvmProcess {
 
 	private volatile boolean paused;
 
-	private JvmProcess(Builder builder) {
-		if (builder.directory == null) {
-			throw new IllegalStateException("No directory for " + builder.name + ": call directory(Path) on the builder");
-		}
-		this.name = builder.name;
-		this.log = new ProcessLog(builder.directory, builder.logFileName, builder.rootLogLevel,
-				builder.outputListener);
-		this.command = new JvmCommand(builder, this.log.logbackConfigFile());
+	private JvmProcess(JvmProcessOptions options) {
+		this.name = options.name();
+		this.log = new ProcessLog(options.directory(), options.logFileName(), options.rootLogLevel(),
+				options.outputListener());
+		this.command = new JvmCommand(options, this.log.logbackConfigFile());
 	}
 
 	/**
@@ -276,20 +282,174 @@ public final class JvmProcess {
 	}
 
 	/**
-	 * Options of a process; see {@link JvmProcessOptions} for each of them.
+	 * Options of a process: where it logs, what it runs with, as whom. Each option
+	 * returns the builder, for chaining.
 	 */
-	public static final class Builder extends JvmProcessOptions<Builder> {
+	public static final class Builder {
+
+		private final String name;
+
+		private final String mainClass;
+
+		private @Nullable Path directory;
+
+		private String logFileName = "process.log";
+
+		private List<String> arguments = List.of();
+
+		private List<String> jvmOptions = DEFAULT_JVM_OPTIONS;
+
+		private final Map<String, String> systemProperties = new LinkedHashMap<>();
+
+		private @Nullable Consumer<String> outputListener;
+
+		private final Map<String, String> environment = new LinkedHashMap<>();
+
+		private String rootLogLevel = "INFO";
+
+		private final List<String> classPathExclusions = new ArrayList<>();
+
+		private @Nullable Path javaHome;
+
+		private @Nullable Integer uid;
 
 		private Builder(String name, String mainClass) {
-			super(name, mainClass);
+			this.name = name;
+			this.mainClass = mainClass;
+		}
+
+		/**
+		 * The directory that receives the log file and the logback configuration.
+		 * @param directory an existing directory
+		 * @return this builder
+		 */
+		public Builder directory(Path directory) {
+			this.directory = directory;
+			return this;
+		}
+
+		/**
+		 * The name of the log file in the directory.
+		 * @param logFileName the file name, {@code process.log} by default
+		 * @return this builder
+		 */
+		public Builder logFileName(String logFileName) {
+			this.logFileName = logFileName;
+			return this;
+		}
+
+		/**
+		 * The arguments of the main class.
+		 * @param arguments the arguments
+		 * @return this builder
+		 */
+		public Builder arguments(List<String> arguments) {
+			this.arguments = List.copyOf(arguments);
+			return this;
+		}
+
+		/**
+		 * The JVM options, replacing the defaults ({@code -Xmx96m}, serial GC, C1 only).
+		 * @param jvmOptions the options
+		 * @return this builder
+		 */
+		public Builder jvmOptions(List<String> jvmOptions) {
+			this.jvmOptions = List.copyOf(jvmOptions);
+			return this;
+		}
+
+		/**
+		 * Add system properties.
+		 * @param properties the properties
+		 * @return this builder
+		 */
+		public Builder systemProperties(Map<String, String> properties) {
+			this.systemProperties.putAll(properties);
+			return this;
+		}
+
+		/**
+		 * Add environment variables to the inherited environment, such as secrets that
+		 * must not show on the command line.
+		 * @param variables the variables
+		 * @return this builder
+		 */
+		public Builder environment(Map<String, String> variables) {
+			this.environment.putAll(variables);
+			return this;
+		}
+
+		/**
+		 * Receive every line of output (standard output and error) as it comes, besides
+		 * the log file. The listener runs on one thread per process.
+		 * @param outputListener the listener
+		 * @return this builder
+		 */
+		public Builder outputListener(Consumer<String> outputListener) {
+			this.outputListener = outputListener;
+			return this;
+		}
+
+		/**
+		 * The level of the process's root logger.
+		 * @param level a logback level, {@code INFO} by default
+		 * @return this builder
+		 */
+		public Builder rootLogLevel(String level) {
+			this.rootLogLevel = level;
+			return this;
+		}
+
+		/**
+		 * Leave out of the process's class path every entry whose file name contains
+		 * one of the fragments, such as {@code "reactor-core"} for
+		 * {@code reactor-core-3.8.7.jar}, to run it as an application without that
+		 * library. A fragment that matches nothing leaves the class path as it is, so a
+		 * process that relies on the library's absence should check it itself.
+		 * @param fileNameFragments parts of the jar or directory names to leave out
+		 * @return this builder
+		 */
+		public Builder classPathWithout(String... fileNameFragments) {
+			this.classPathExclusions.addAll(List.of(fileNameFragments));
+			return this;
+		}
+
+		/**
+		 * Run the process as the given user and group id, through {@code setpriv}, so
+		 * that a {@link LoopbackFirewall} can tell its packets apart. It keeps the right
+		 * to read and write any file, as the test JVM's root user has. Needs root.
+		 * @param uid the user id, which need not exist in {@code /etc/passwd}
+		 * @return this builder
+		 */
+		public Builder runAs(int uid) {
+			this.uid = uid;
+			return this;
+		}
+
+		/**
+		 * The JDK or JRE that runs the process; by default the one running the tests.
+		 * @param javaHome its home directory
+		 * @return this builder
+		 */
+		public Builder javaHome(Path javaHome) {
+			this.javaHome = javaHome;
+			return this;
 		}
 
 		/**
 		 * Create the process without starting it.
 		 * @return the process
+		 * @throws IllegalStateException when no directory was given
 		 */
 		public JvmProcess build() {
-			return new JvmProcess(this);
+			Path logDirectory = this.directory;
+			if (logDirectory == null) {
+				throw new IllegalStateException(
+						"No directory for " + this.name + ": call directory(Path) on the builder");
+			}
+			return new JvmProcess(new JvmProcessOptions(this.name, this.mainClass, logDirectory, this.logFileName,
+					this.arguments, this.jvmOptions, this.systemProperties, this.outputListener, this.environment,
+					this.rootLogLevel, this.classPathExclusions, this.javaHome, this.uid));
 		}
 
 	}

@@ -1,33 +1,24 @@
 package dev.zklock.testsupport;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 /**
- * The options of a ZooKeeper server that runs in a JVM of its own: those of every
- * server plus the JVM's options.
- *
- * @param <B> the builder type, returned by each option for chaining
+ * The options of a ZooKeeper server's own JVM, held by the builders of the fixtures that
+ * run one ({@link ZooKeeperProcess.Builder}, {@link ZooKeeperEnsemble.Builder}), and the
+ * process they make of a server's {@code zoo.cfg}.
  */
-public abstract class ServerJvmOptions<B extends ServerJvmOptions<B>> extends ServerOptions<B> {
+final class ServerJvmOptions {
 
 	private List<String> jvmOptions = JvmProcess.DEFAULT_JVM_OPTIONS;
 
-	ServerJvmOptions(Duration tickTime, Duration startupTimeout) {
-		super(tickTime, startupTimeout);
-	}
-
 	/**
-	 * The options of the server's JVM, replacing the defaults ({@code -Xmx96m}, serial
-	 * GC, C1 only).
+	 * Replace the JVM options.
 	 * @param jvmOptions the JVM options
-	 * @return this builder
 	 */
-	@SuppressWarnings("unchecked")
-	public B jvmOptions(List<String> jvmOptions) {
+	void jvmOptions(List<String> jvmOptions) {
 		this.jvmOptions = List.copyOf(jvmOptions);
-		return (B) this;
 	}
 
 	/**
@@ -36,9 +27,12 @@ public abstract class ServerJvmOptions<B extends ServerJvmOptions<B>> extends Se
 	 * @param mainClass the ZooKeeper main class
 	 * @param directory the server's directory
 	 * @param config the configuration to write
+	 * @param systemProperties the settings that ZooKeeper reads from system properties
+	 * only, see {@link ServerOptions#sweepProperties()}
 	 * @return the process's builder, for more options
 	 */
-	JvmProcess.Builder process(String name, String mainClass, Path directory, ZooKeeperConfig config) {
+	JvmProcess.Builder process(String name, String mainClass, Path directory, ZooKeeperConfig config,
+			Map<String, String> systemProperties) {
 		Path configFile = directory.resolve("zoo.cfg");
 		config.writeTo(configFile);
 		return JvmProcess.builder(name, mainClass)
@@ -46,7 +40,7 @@ public abstract class ServerJvmOptions<B extends ServerJvmOptions<B>> extends Se
 			.logFileName("server.log")
 			.arguments(List.of(configFile.toString()))
 			.jvmOptions(this.jvmOptions)
-			.systemProperties(sweepProperties());
+			.systemProperties(systemProperties);
 	}
 
 }

@@ -12,7 +12,8 @@ import org.jspecify.annotations.Nullable;
  * The options that every ZooKeeper server fixture shares: tick time, container sweep,
  * extra {@code zoo.cfg} settings and the longest wait for the server to start. They
  * make the fixture's {@code zoo.cfg}, the one place where a fixture's configuration is
- * written.
+ * written. Each fixture's builder extends it directly; a fixture whose server runs in a
+ * JVM of its own keeps that JVM's options beside it, in a {@code ServerJvmOptions}.
  *
  * @param <B> the builder type, returned by each option for chaining
  */

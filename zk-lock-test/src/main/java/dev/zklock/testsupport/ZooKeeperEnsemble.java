@@ -37,10 +37,9 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
 	private ZooKeeperEnsemble(Builder builder) {
 		this.directory = Directories.createTemporary("zk-lock-ensemble-");
 		this.startupTimeout = builder.startupTimeout();
-		this.members = new EnsembleMembers(EnsembleLayout.plan(this.directory, builder.size, builder.firewall, builder)
-			.stream()
-			.map(Member::new)
-			.toList());
+		List<EnsembleLayout.PlannedMember> planned = EnsembleLayout.plan(this.directory, builder.size,
+				builder.firewall, builder, builder.jvm);
+		this.members = new EnsembleMembers(planned.stream().map(Member::new).toList());
 	}
 
 	/**
@@ -242,7 +241,9 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
 	/**
 	 * Options of an ensemble: three members, tick time 500 ms, startup timeout 90 s.
 	 */
-	public static final class Builder extends ServerJvmOptions<Builder> {
+	public static final class Builder extends ServerOptions<Builder> {
+
+		private final ServerJvmOptions jvm = new ServerJvmOptions();
 
 		private int size = 3;
 
@@ -250,6 +251,17 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
 
 		private Builder() {
 			super(Duration.ofMillis(500), Duration.ofSeconds(90));
+		}
+
+		/**
+		 * The options of each member's JVM, replacing the defaults ({@code -Xmx96m},
+		 * serial GC, C1 only).
+		 * @param jvmOptions the JVM options
+		 * @return this builder
+		 */
+		public Builder jvmOptions(List<String> jvmOptions) {
+			this.jvm.jvmOptions(jvmOptions);
+			return this;
 		}
 
 		/**

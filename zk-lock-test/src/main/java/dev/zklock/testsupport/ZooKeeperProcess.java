@@ -2,6 +2,7 @@ package dev.zklock.testsupport;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -93,12 +94,25 @@ public final class ZooKeeperProcess extends ZooKeeperServerJvm implements AutoCl
 	/**
 	 * Options of a standalone server process: tick time 2 s, startup timeout 60 s.
 	 */
-	public static final class Builder extends ServerJvmOptions<Builder> {
+	public static final class Builder extends ServerOptions<Builder> {
+
+		private final ServerJvmOptions jvm = new ServerJvmOptions();
 
 		private boolean forceSync = true;
 
 		private Builder() {
 			super(Duration.ofMillis(2000), Duration.ofSeconds(60));
+		}
+
+		/**
+		 * The options of the server's JVM, replacing the defaults ({@code -Xmx96m},
+		 * serial GC, C1 only).
+		 * @param jvmOptions the JVM options
+		 * @return this builder
+		 */
+		public Builder jvmOptions(List<String> jvmOptions) {
+			this.jvm.jvmOptions(jvmOptions);
+			return this;
 		}
 
 		/**
@@ -121,7 +135,9 @@ public final class ZooKeeperProcess extends ZooKeeperServerJvm implements AutoCl
 			int port = FreePorts.next();
 			ZooKeeperConfig config = config(dataDirectory.toString(), port,
 					Map.of("forceSync", this.forceSync ? "yes" : "no"));
-			JvmProcess server = process("ZooKeeper process on port " + port, MAIN_CLASS, directory, config).build();
+			JvmProcess server = this.jvm
+				.process("ZooKeeper process on port " + port, MAIN_CLASS, directory, config, sweepProperties())
+				.build();
 			return startOrClose(new ZooKeeperProcess(server, port, directory, dataDirectory, startupTimeout()),
 					ZooKeeperProcess::start);
 		}
