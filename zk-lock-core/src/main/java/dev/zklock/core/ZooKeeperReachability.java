@@ -20,7 +20,7 @@ import dev.zklock.LockException;
  * says why, since when and where, instead of waiting out Curator's connection
  * timeout and retries; a single try fails at once while it is unreachable.
  */
-final class ZooKeeperReachability {
+public final class ZooKeeperReachability {
 
 	private static final Logger logger = LoggerFactory.getLogger(ZooKeeperReachability.class);
 
