@@ -107,6 +107,7 @@ public final class LockRegistry {
 		try {
 			entry.node = node;
 			entry.sinceMillis = System.currentTimeMillis();
+			entry.sinceNanos = System.nanoTime();
 			move(entry, LockState.HELD);
 		}
 		finally {

@@ -46,7 +46,10 @@ final class RegistryEntry {
 	// not a monitor: a virtual thread blocked on a monitor pins its carrier on Java 21 to 23
 	final ReentrantLock lock = new ReentrantLock();
 
+	// when it was granted, for display; sinceNanos times how long it has been held
 	volatile long sinceMillis = System.currentTimeMillis();
+
+	volatile long sinceNanos = System.nanoTime();
 
 	volatile LockState state = LockState.WAITING;
 
@@ -169,6 +172,10 @@ final class RegistryEntry {
 
 	long sinceMillis() {
 		return this.sinceMillis;
+	}
+
+	long sinceNanos() {
+		return this.sinceNanos;
 	}
 
 	long confirmedEpoch() {
