@@ -1,13 +1,19 @@
 package dev.zklock.core;
 
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.BackgroundCallback;
+import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.zookeeper.KeeperException;
@@ -23,8 +29,13 @@ import dev.zklock.LockLossReason;
  * policy), a suspension puts held locks in doubt; a lost session loses them for
  * good. On reconnection, each lock still held or in doubt is checked: same
  * session and the node still there means held; otherwise lost, as the
- * {@link LossAnnouncer} tells. Releases that failed are confirmed the same way. Runs on one thread of its own, so that
- * ZooKeeper calls and listeners never block Curator's event thread.
+ * {@link LossAnnouncer} tells. Releases that failed are confirmed the same way.
+ * The checks are background calls, all sent at once: one that fails stops no
+ * other, and what could not be checked is checked again while connected, after a
+ * delay that doubles up to {@value #RETRY_MAX_MILLIS} ms, rather than at a next
+ * reconnection that may never come. A connection event since a check was sent
+ * leaves its answer to the checks of that event. Runs on one thread of its own,
+ * so that listeners never run on Curator's event thread.
  */
 final class ConnectionLossHandler implements ConnectionStateListener {
 
@@ -36,23 +47,32 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 
 	private static final Set<LockState> RELEASING = EnumSet.of(LockState.RELEASING);
 
+	/** The delay before a failed check is tried again the first time. */
+	static final long RETRY_MIN_MILLIS = 100;
+
+	/** The longest delay between two tries of a failed check. */
+	static final long RETRY_MAX_MILLIS = 5_000;
+
 	private final CuratorFramework client;
 
 	private final LockRegistry registry;
 
 	private final LossAnnouncer losses;
 
-	private final ExecutorService executor;
+	private final ScheduledExecutorService executor;
 
 	private final AtomicLong lossEpoch = new AtomicLong();
 
 	private volatile boolean connected;
 
+	// connection events seen; on the handler's thread only. A check sent before the last one is left to its checks
+	private long connectionEpoch;
+
 	ConnectionLossHandler(CuratorFramework client, LockRegistry registry, LossAnnouncer losses) {
 		this.client = client;
 		this.registry = registry;
 		this.losses = losses;
-		this.executor = Executors.newSingleThreadExecutor((task) -> {
+		this.executor = Executors.newSingleThreadScheduledExecutor((task) -> {
 			Thread thread = new Thread(task, "zk-lock-connection");
 			thread.setDaemon(true);
 			return thread;
@@ -109,14 +129,12 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 	 * reconnection or session loss.
 	 */
 	void releaseFailed() {
-		try {
-			this.executor.execute(() -> {
-				if (this.client.getZookeeperClient().isConnected()) {
-					confirmReleases(currentSession());
-				}
-			});
-		}
-		catch (RejectedExecutionException ex) {
+		boolean accepted = execute(() -> {
+			if (this.connected) {
+				check(this.connectionEpoch, List.of(), this.registry.entries(RELEASING), 0);
+			}
+		});
+		if (!accepted) {
 			logger.debug("Lock manager closed; not confirming a failed release");
 		}
 	}
@@ -147,6 +165,7 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 
 	private void suspended() {
 		this.connected = false;
+		this.connectionEpoch++;
 		if (!suspensionIsError()) {
 			return;
 		}
@@ -169,6 +188,7 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 
 	private void lost() {
 		this.connected = false;
+		this.connectionEpoch++;
 		this.lossEpoch.incrementAndGet();
 		for (RegistryEntry entry : this.registry.entries(RegistryEntry.OWNED)) {
 			lose(entry, LockLossReason.SESSION_LOST);
@@ -181,55 +201,145 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 
 	private void reconnected() {
 		this.connected = true;
+		this.connectionEpoch++;
+		check(this.connectionEpoch, this.registry.entries(RegistryEntry.OWNED), this.registry.entries(RELEASING), 0);
+	}
+
+	/**
+	 * On the handler's thread: check holds and confirm releases, all in the
+	 * background at once; once every answer is in, what could not be checked is
+	 * checked again later.
+	 * @param epoch the connection epoch the checks are for
+	 * @param holds holds to check
+	 * @param releases failed releases to confirm
+	 * @param attempt how many times these were tried before
+	 */
+	private void check(long epoch, List<RegistryEntry> holds, List<RegistryEntry> releases, int attempt) {
 		long session = currentSession();
 		if (session == 0) {
+			retry(epoch, holds, releases, attempt);
 			return;
 		}
-		for (RegistryEntry entry : this.registry.entries(RegistryEntry.OWNED)) {
+		// answers are taken on this thread, so these lists are only ever touched here
+		List<RegistryEntry> failedHolds = new ArrayList<>();
+		List<RegistryEntry> failedReleases = new ArrayList<>();
+		List<CompletableFuture<Void>> answers = new ArrayList<>();
+		for (RegistryEntry entry : holds) {
+			if (!RegistryEntry.OWNED.contains(entry.state())) {
+				// lost or released meanwhile
+				continue;
+			}
 			LockNode node = entry.node();
 			if (node.session() != session) {
 				lose(entry, LockLossReason.SESSION_CHANGED);
 				continue;
 			}
-			Stat stat;
-			try {
-				stat = this.client.checkExists().forPath(node.path());
-			}
-			catch (Exception ex) {
-				logger.debug("Could not check lock node {} after reconnecting; checking again on the next "
-						+ "reconnection", node.path(), ex);
-				return;
-			}
-			if (stat == null || stat.getEphemeralOwner() != session || stat.getCzxid() != node.czxid()) {
-				lose(entry, LockLossReason.NODE_DELETED);
-			}
-			else if (this.registry.transition(entry, IN_DOUBT, LockState.HELD) != null) {
-				logger.info("ZooKeeper reconnected with the same session: lock '{}' key '{}' is held again by "
-						+ "thread '{}'", entry.name(), KeyEncoder.abbreviate(entry.key()), entry.threadName());
-			}
+			answers.add(send(entry, (callback) -> this.client.checkExists().inBackground(callback).forPath(node.path()),
+					(event) -> checked(entry, node, session, epoch, event), failedHolds));
 		}
-		confirmReleases(session);
-	}
-
-	private void confirmReleases(long session) {
-		for (RegistryEntry entry : this.registry.entries(RELEASING)) {
-			LockNode node = entry.node();
-			try {
-				if (node.session() == session) {
-					this.client.delete().guaranteed().forPath(node.path());
-				}
-			}
-			catch (KeeperException.NoNodeException ex) {
-				// deleted already
-			}
-			catch (Exception ex) {
-				logger.debug("Could not confirm the release of lock node {}; trying again on the next reconnection",
-						node.path(), ex);
+		for (RegistryEntry entry : releases) {
+			if (entry.state() != LockState.RELEASING || entry.isRemoved()) {
 				continue;
 			}
-			logger.debug("Release of lock '{}' key '{}' confirmed", entry.name(), KeyEncoder.abbreviate(entry.key()));
-			this.registry.remove(entry);
+			LockNode node = entry.node();
+			if (node.session() != session) {
+				// the node went with its session
+				confirmed(entry);
+				continue;
+			}
+			answers.add(send(entry,
+					(callback) -> this.client.delete().guaranteed().inBackground(callback).forPath(node.path()),
+					(event) -> deleted(entry, node, event), failedReleases));
 		}
+		CompletableFuture.allOf(answers.toArray(new CompletableFuture<?>[0])).thenRun(() -> {
+			if (!failedHolds.isEmpty() || !failedReleases.isEmpty()) {
+				retry(epoch, failedHolds, failedReleases, attempt);
+			}
+		});
+	}
+
+	/**
+	 * Send one background call; its answer is taken on the handler's thread.
+	 * @return completes once answered, the entry added to the failures when the
+	 * answer says it could not be checked
+	 */
+	private CompletableFuture<Void> send(RegistryEntry entry, Call call, Answer answer, List<RegistryEntry> failures) {
+		CompletableFuture<Void> answered = new CompletableFuture<>();
+		try {
+			call.send((c, event) -> execute(() -> {
+				if (!answer.settles(event)) {
+					failures.add(entry);
+				}
+				answered.complete(null);
+			}));
+		}
+		catch (Exception ex) {
+			logger.debug("Could not check lock '{}' key '{}'; checking again", entry.name(),
+					KeyEncoder.abbreviate(entry.key()), ex);
+			failures.add(entry);
+			answered.complete(null);
+		}
+		return answered;
+	}
+
+	// What could not be checked is checked again while connected; a connection event since leaves it to its checks
+	private void retry(long epoch, List<RegistryEntry> holds, List<RegistryEntry> releases, int attempt) {
+		if (epoch != this.connectionEpoch || !this.connected) {
+			return;
+		}
+		long delay = Math.min(RETRY_MAX_MILLIS, RETRY_MIN_MILLIS << Math.min(attempt, 16));
+		try {
+			this.executor.schedule(() -> {
+				if (epoch == this.connectionEpoch && this.connected) {
+					check(epoch, holds, releases, attempt + 1);
+				}
+			}, delay, TimeUnit.MILLISECONDS);
+		}
+		catch (RejectedExecutionException ex) {
+			logger.debug("Lock manager closed; not checking {} locks again", holds.size() + releases.size());
+		}
+	}
+
+	// Whether the answer settles the hold: held again, or lost
+	private boolean checked(RegistryEntry entry, LockNode node, long session, long epoch, CuratorEvent event) {
+		int code = event.getResultCode();
+		Stat stat = event.getStat();
+		if (code == KeeperException.Code.NONODE.intValue() || (code == KeeperException.Code.OK.intValue()
+				&& (stat == null || stat.getEphemeralOwner() != session || stat.getCzxid() != node.czxid()))) {
+			lose(entry, LockLossReason.NODE_DELETED);
+			return true;
+		}
+		if (code != KeeperException.Code.OK.intValue()) {
+			logger.debug("Could not check lock '{}' key '{}' node {} after reconnecting ({}); checking again",
+					entry.name(), KeyEncoder.abbreviate(entry.key()), node.path(), KeeperException.Code.get(code));
+			return false;
+		}
+		if (epoch != this.connectionEpoch) {
+			// suspended again since it was sent: in doubt until the next reconnection checks it
+			return true;
+		}
+		if (this.registry.transition(entry, IN_DOUBT, LockState.HELD) != null) {
+			logger.info("ZooKeeper reconnected with the same session: lock '{}' key '{}' is held again by "
+					+ "thread '{}'", entry.name(), KeyEncoder.abbreviate(entry.key()), entry.threadName());
+		}
+		return true;
+	}
+
+	// Whether the answer confirms the release
+	private boolean deleted(RegistryEntry entry, LockNode node, CuratorEvent event) {
+		int code = event.getResultCode();
+		if (code != KeeperException.Code.OK.intValue() && code != KeeperException.Code.NONODE.intValue()) {
+			logger.debug("Could not confirm the release of lock '{}' key '{}' node {} ({}); trying again",
+					entry.name(), KeyEncoder.abbreviate(entry.key()), node.path(), KeeperException.Code.get(code));
+			return false;
+		}
+		confirmed(entry);
+		return true;
+	}
+
+	private void confirmed(RegistryEntry entry) {
+		logger.debug("Release of lock '{}' key '{}' confirmed", entry.name(), KeyEncoder.abbreviate(entry.key()));
+		this.registry.remove(entry);
 	}
 
 	private void lose(RegistryEntry entry, LockLossReason reason) {
@@ -253,6 +363,29 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 			logger.debug("Could not read the current ZooKeeper session", ex);
 			return 0;
 		}
+	}
+
+	/**
+	 * A background call, sent with the callback that takes its answer.
+	 */
+	@FunctionalInterface
+	private interface Call {
+
+		void send(BackgroundCallback callback) throws Exception;
+
+	}
+
+	/**
+	 * What an answer means, on the handler's thread.
+	 */
+	@FunctionalInterface
+	private interface Answer {
+
+		/**
+		 * @return whether it settles the entry; {@code false} to check it again
+		 */
+		boolean settles(CuratorEvent event);
+
 	}
 
 }

@@ -5,10 +5,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.jspecify.annotations.Nullable;
 
 import dev.zklock.LockLossReason;
 import dev.zklock.annotation.LockMode;
@@ -86,6 +89,15 @@ final class LocalCohorts {
 
 	CuratorFramework client() {
 		return this.client;
+	}
+
+	/**
+	 * Run a task on the engine's timer, as a {@link TenureWatch} asks a failed
+	 * listing again.
+	 * @return {@code null} when the engine is closed
+	 */
+	@Nullable ScheduledFuture<?> schedule(Runnable task, long delay, TimeUnit unit) {
+		return this.engine.schedule(task, delay, unit);
 	}
 
 	/**

@@ -103,10 +103,15 @@ public final class LockRegistry {
 	}
 
 	void held(RegistryEntry entry, LockNode node) {
-		synchronized (entry) {
+		entry.lock.lock();
+		try {
 			entry.node = node;
 			entry.sinceMillis = System.currentTimeMillis();
+			entry.sinceNanos = System.nanoTime();
 			move(entry, LockState.HELD);
+		}
+		finally {
+			entry.lock.unlock();
 		}
 	}
 
@@ -116,13 +121,17 @@ public final class LockRegistry {
 	 * @return the state it left, or {@code null} when nothing changed
 	 */
 	@Nullable LockState transition(RegistryEntry entry, Set<LockState> from, LockState to) {
-		synchronized (entry) {
+		entry.lock.lock();
+		try {
 			if (entry.removed || !from.contains(entry.state)) {
 				return null;
 			}
 			LockState previous = entry.state;
 			move(entry, to);
 			return previous;
+		}
+		finally {
+			entry.lock.unlock();
 		}
 	}
 
@@ -132,7 +141,8 @@ public final class LockRegistry {
 	 * @return what was lost
 	 */
 	Loss lose(RegistryEntry entry, LockLossReason reason, boolean interrupt) {
-		synchronized (entry) {
+		entry.lock.lock();
+		try {
 			if (entry.removed || !RegistryEntry.OWNED.contains(entry.state)) {
 				return Loss.NONE;
 			}
@@ -152,6 +162,9 @@ public final class LockRegistry {
 			}
 			return Loss.OF_HOLDER;
 		}
+		finally {
+			entry.lock.unlock();
+		}
 	}
 
 	/**
@@ -159,18 +172,26 @@ public final class LockRegistry {
 	 * @return whether it is still held or in doubt
 	 */
 	boolean deliver(RegistryEntry entry) {
-		synchronized (entry) {
+		entry.lock.lock();
+		try {
 			entry.delivered = RegistryEntry.OWNED.contains(entry.state) && !entry.removed;
 			return entry.delivered;
+		}
+		finally {
+			entry.lock.unlock();
 		}
 	}
 
 	void remove(RegistryEntry entry) {
-		synchronized (entry) {
+		entry.lock.lock();
+		try {
 			if (!entry.removed && this.entries.remove(entry)) {
 				entry.removed = true;
 				this.counts[entry.state.ordinal()].decrementAndGet();
 			}
+		}
+		finally {
+			entry.lock.unlock();
 		}
 		MinHold minHold = entry.minHold;
 		if (minHold != null) {
@@ -185,11 +206,15 @@ public final class LockRegistry {
 	 * @return whether it lingers: held or in doubt, not taken away meanwhile
 	 */
 	boolean linger(RegistryEntry entry, MinHold minHold) {
-		synchronized (entry) {
+		entry.lock.lock();
+		try {
 			if (entry.removed || entry.abandoned || !RegistryEntry.OWNED.contains(entry.state)) {
 				return false;
 			}
 			minHold.linger();
+		}
+		finally {
+			entry.lock.unlock();
 		}
 		checkSettled();
 		return true;

@@ -2,6 +2,7 @@ package dev.zklock.core;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,7 +53,8 @@ final class LossAnnouncer {
 		if (loss != LockRegistry.Loss.OF_HOLDER) {
 			return false;
 		}
-		long heldMillis = System.currentTimeMillis() - entry.sinceMillis();
+		// a duration: by the monotonic clock, which a wall-clock step does not skew
+		long heldMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - entry.sinceNanos());
 		if (reason == LockLossReason.SHUTDOWN) {
 			logger.warn("{} is given up at shutdown after {} ms held, as its work did not end within the shutdown's "
 					+ "drain timeout; its node is deleted, so another process may take it now (fencing token {})",

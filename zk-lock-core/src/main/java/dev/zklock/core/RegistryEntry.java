@@ -5,6 +5,7 @@ import java.util.EnumSet;
 import java.util.Set;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
 
 import org.jspecify.annotations.Nullable;
 
@@ -13,15 +14,15 @@ import dev.zklock.annotation.LockMode;
 
 /**
  * One lock a {@link LockRegistry} tracks; identity is the entry itself. The state
- * changes under the entry's monitor, only ever for an instant, and only through the
- * registry, which keeps its counters with it. The thread is {@code null} for an
+ * changes under the entry's {@link #lock}, only ever for an instant, and only
+ * through the registry, which keeps its counters with it. The thread is {@code null} for an
  * asynchronous lock. Besides its state, an entry carries what the engine times and
  * watches for its hold: the maxHold cap, the minHold, the revocation watch and the
  * pause epoch last confirmed.
  */
 final class RegistryEntry {
 
-	// fields without 'private' are LockRegistry's to read and change, under the entry's monitor
+	// fields without 'private' are LockRegistry's to read and change, under the entry's lock
 
 	static final Set<LockState> OWNED = EnumSet.of(LockState.HELD, LockState.IN_DOUBT);
 
@@ -42,7 +43,13 @@ final class RegistryEntry {
 
 	private final long epoch;
 
+	// not a monitor: a virtual thread blocked on a monitor pins its carrier on Java 21 to 23
+	final ReentrantLock lock = new ReentrantLock();
+
+	// when it was granted, for display; sinceNanos times how long it has been held
 	volatile long sinceMillis = System.currentTimeMillis();
+
+	volatile long sinceNanos = System.nanoTime();
 
 	volatile LockState state = LockState.WAITING;
 
@@ -101,8 +108,14 @@ final class RegistryEntry {
 		this.local = attempt;
 	}
 
-	synchronized boolean isRemoved() {
-		return this.removed;
+	boolean isRemoved() {
+		this.lock.lock();
+		try {
+			return this.removed;
+		}
+		finally {
+			this.lock.unlock();
+		}
 	}
 
 	boolean isAbandoned() {
@@ -159,6 +172,10 @@ final class RegistryEntry {
 
 	long sinceMillis() {
 		return this.sinceMillis;
+	}
+
+	long sinceNanos() {
+		return this.sinceNanos;
 	}
 
 	long confirmedEpoch() {
@@ -230,10 +247,16 @@ final class RegistryEntry {
 	}
 
 	// Under the entry's lock, as held() sets node and state: a HELD entry always has its token
-	synchronized LockInfo toInfo() {
-		return new LockInfo(this.name, this.key, this.path, this.mode, this.threadName,
-				(this.thread != null) ? this.thread.getId() : 0,
-				Instant.ofEpochMilli(this.sinceMillis), this.state, fencingToken(), isLingering());
+	LockInfo toInfo() {
+		this.lock.lock();
+		try {
+			return new LockInfo(this.name, this.key, this.path, this.mode, this.threadName,
+					(this.thread != null) ? this.thread.getId() : 0,
+					Instant.ofEpochMilli(this.sinceMillis), this.state, fencingToken(), isLingering());
+		}
+		finally {
+			this.lock.unlock();
+		}
 	}
 
 }

@@ -1,10 +1,11 @@
 package dev.zklock.core;
 
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
+import java.util.Queue;
+import java.util.concurrent.PriorityBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.zookeeper.KeeperException;
@@ -24,10 +25,14 @@ import dev.zklock.LockLossReason;
  * lasted {@value #ARM_DELAY_MILLIS} ms, so that a short hold, the usual one, costs
  * no ZooKeeper operation beyond create, read and delete; a revocation before that
  * is seen when arming finds the node gone. Nor does a short hold schedule a timer
- * of its own: one sweep, every {@value #SWEEP_MILLIS} ms while holds wait for
- * their watch, arms the watches due, so an uncontended cycle pays a volatile write
- * and a read. Our own release also fires the watch, but by then the entry is
- * releasing, which the engine ignores.
+ * of its own: it joins a queue ordered by when holds fall due, and one sweep, timed by
+ * {@link System#nanoTime()} for the first hold due (and at least
+ * {@value #SWEEP_MILLIS} ms after the last sweep, so that holds due close together
+ * share one), arms the watches of the holds due and looks at nothing else. With
+ * nothing queued, no sweep is scheduled. So an uncontended cycle pays a queue
+ * insertion, and a sweep's work follows the holds acquired, not the holds held.
+ * Our own release also fires the watch, but by then the entry is releasing, which
+ * the engine ignores.
  */
 final class RevocationWatch {
 
@@ -37,15 +42,35 @@ final class RevocationWatch {
 	 */
 	static final long ARM_DELAY_MILLIS = 50;
 
+	/** The shortest rest between two sweeps. */
 	static final long SWEEP_MILLIS = 25;
 
-	private static final Set<LockState> HELD = EnumSet.of(LockState.HELD);
+	/** How soon a hold in doubt, or whose watch could not be set, is looked at again. */
+	static final long RETRY_MILLIS = 250;
+
+	private static final long ARM_DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(ARM_DELAY_MILLIS);
+
+	private static final long SWEEP_NANOS = TimeUnit.MILLISECONDS.toNanos(SWEEP_MILLIS);
+
+	private static final long RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(RETRY_MILLIS);
 
 	private static final Logger logger = LoggerFactory.getLogger(RevocationWatch.class);
 
 	private final LockEngine engine;
 
+	// holds waiting for their watch, first due first (a hold handed over late, or looked at again, is not last)
+	private final Queue<Due> queue = new PriorityBlockingQueue<>(16,
+			(one, other) -> Long.signum(one.nanos() - other.nanos()));
+
 	private final AtomicBoolean sweepPending = new AtomicBoolean();
+
+	// written by the one timer thread only
+	private volatile long lastSweepNanos = System.nanoTime() - SWEEP_NANOS;
+
+	// for tests: sweeps run, and holds they looked at
+	private final AtomicLong sweeps = new AtomicLong();
+
+	private final AtomicLong examined = new AtomicLong();
 
 	RevocationWatch(LockEngine engine) {
 		this.engine = engine;
@@ -58,39 +83,64 @@ final class RevocationWatch {
 	 */
 	void arm(List<Hold> holds) {
 		for (Hold hold : holds) {
-			hold.entry().wantWatch();
+			RegistryEntry entry = hold.entry();
+			entry.wantWatch();
+			this.queue.offer(new Due(entry, entry.sinceNanos() + ARM_DELAY_NANOS));
 		}
 		scheduleSweep();
 	}
 
+	// Offer first, then look at the flag; the sweep clears the flag, then looks at the queue: no hold is missed
 	private void scheduleSweep() {
-		if (!this.sweepPending.get() && this.sweepPending.compareAndSet(false, true)
-				&& this.engine.schedule(this::sweep, SWEEP_MILLIS, TimeUnit.MILLISECONDS) == null) {
+		Due first = this.queue.peek();
+		if (first == null || this.sweepPending.get() || !this.sweepPending.compareAndSet(false, true)) {
+			return;
+		}
+		long now = System.nanoTime();
+		long delay = Math.max(first.nanos() - now, this.lastSweepNanos + SWEEP_NANOS - now);
+		if (this.engine.schedule(this::sweep, Math.max(0, delay), TimeUnit.NANOSECONDS) == null) {
 			// closed
 			this.sweepPending.set(false);
 		}
 	}
 
-	// On the timer thread: arm the watches due, and come again while some are not due yet
+	// On the timer thread: arm the watches due, and come again when the next one is
 	private void sweep() {
+		this.sweeps.incrementAndGet();
+		long now = System.nanoTime();
+		this.lastSweepNanos = now;
+		for (Due first = this.queue.peek(); first != null && first.nanos() - now <= 0; first = this.queue.peek()) {
+			this.queue.poll();
+			this.examined.incrementAndGet();
+			due(first.entry(), now);
+		}
 		this.sweepPending.set(false);
-		long now = System.currentTimeMillis();
-		boolean notDueYet = false;
-		for (RegistryEntry entry : this.engine.registry().entries(HELD)) {
-			if (!entry.wantsWatch()) {
-				continue;
-			}
-			if (now - entry.sinceMillis() < ARM_DELAY_MILLIS) {
-				notDueYet = true;
-			}
-			else {
-				entry.startWatching();
-				watch(entry);
-			}
+		scheduleSweep();
+	}
+
+	private void due(RegistryEntry entry, long now) {
+		if (!entry.wantsWatch()) {
+			// watched already
+			return;
 		}
-		if (notDueYet) {
-			scheduleSweep();
+		LockState state = entry.state();
+		if (state == LockState.HELD) {
+			entry.startWatching();
+			watch(entry);
 		}
+		else if (state == LockState.IN_DOUBT && !entry.isAbandoned()) {
+			// may be held again: looked at again rather than forgotten
+			this.queue.offer(new Due(entry, now + RETRY_NANOS));
+		}
+		// else released or lost: nothing to watch
+	}
+
+	long sweeps() {
+		return this.sweeps.get();
+	}
+
+	long examined() {
+		return this.examined.get();
 	}
 
 	// getData rather than exists: on a node that is gone already it leaves no watch behind
@@ -107,8 +157,8 @@ final class RevocationWatch {
 				.forPath(node.path());
 		}
 		catch (Exception ex) {
-			logger.debug("Could not watch lock node {}; a revocation is seen when the node is next checked",
-					node.path(), ex);
+			logger.debug("Could not watch lock '{}' key '{}' node {}; a revocation is seen when the node is next "
+					+ "checked", entry.name(), KeyEncoder.abbreviate(entry.key()), node.path(), ex);
 		}
 	}
 
@@ -119,8 +169,12 @@ final class RevocationWatch {
 			gone(entry);
 		}
 		else if (!Nodes.isOk(event)) {
-			// the connection's failure, after Curator's retries: a later sweep arms it again
+			// the connection's failure, after Curator's retries: armed again a little later
+			logger.debug("Could not watch lock '{}' key '{}' node {} ({}); trying again in {} ms", entry.name(),
+					KeyEncoder.abbreviate(entry.key()), node.path(), KeeperException.Code.get(event.getResultCode()),
+					RETRY_MILLIS);
 			entry.stopWatching();
+			this.queue.offer(new Due(entry, System.nanoTime() + RETRY_NANOS));
 			scheduleSweep();
 		}
 	}
@@ -155,6 +209,13 @@ final class RevocationWatch {
 		else if (!entry.isAbandoned()) {
 			this.engine.releases().takeAway(entry, LockLossReason.REVOKED);
 		}
+	}
+
+	/**
+	 * A hold and when it is due for its watch, by {@link System#nanoTime()}.
+	 */
+	private record Due(RegistryEntry entry, long nanos) {
+
 	}
 
 }

@@ -8,9 +8,10 @@ import java.util.List;
 /**
  * One tenure of a {@link LocalCohort}: the one node this process keeps in a key's
  * queue, from its creation until its deletion, and the local holders that share
- * it. Fields without {@code volatile} change under the cohort's lock; what the
- * {@link TenureWatch} learns is volatile, as its callbacks read it without that
- * lock.
+ * it. Every field changes under the cohort's lock, in the {@link TenureWatch}'s
+ * callbacks too. {@link #node} and {@link #ended} are volatile as well, for the
+ * cohort's quick looks without the lock ({@code isAnswered}, {@code listQueue}),
+ * and so is what the watch learns.
  */
 final class Tenure {
 
@@ -27,13 +28,13 @@ final class Tenure {
 
 	final boolean tryOnce;
 
-	@Nullable LockNode node;
+	volatile @Nullable LockNode node;
 
 	long grantedNanos;
 
 	int passes;
 
-	boolean ended;
+	volatile boolean ended;
 
 	// a READ was placed at this node by its WRITE holder: the node must go with that holder
 	boolean last;

@@ -1,10 +1,13 @@
 package dev.zklock.core;
 
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,9 +22,18 @@ import dev.zklock.annotation.LockMode;
  * until the listing is back; a listing with another node (READ: a node that is
  * not a reader) means another process waits, for the rest of the tenure. A
  * listing without our node means the node was deleted by someone else: the tenure
- * is revoked. Works on every server that has children watches (3.4 and later).
+ * is revoked. A listing that fails is asked for again a few times, with a
+ * growing delay; until one comes back, passes stay bounded. Its callbacks read
+ * and change the tenure under the cohort's lock. Works on every server that has
+ * children watches (3.4 and later).
  */
 final class TenureWatch {
+
+	/** How many times a failed listing is asked for again, the delay doubling each time. */
+	static final int RETRIES = 4;
+
+	/** The delay before the first retry of a failed listing. */
+	static final long RETRY_MILLIS = 100;
 
 	private static final Logger logger = LoggerFactory.getLogger(TenureWatch.class);
 
@@ -38,7 +50,28 @@ final class TenureWatch {
 	 * List and watch the queue for a held tenure.
 	 */
 	void list(Tenure tenure, String path) {
-		Watcher changed = (event) -> {
+		list(tenure, path, 0);
+	}
+
+	private void list(Tenure tenure, String path, int failures) {
+		Watcher changed = (event) -> changed(tenure, path);
+		try {
+			this.client.getChildren()
+				.usingWatcher(changed)
+				.inBackground((c, event) -> listed(tenure, path, event, failures))
+				.forPath(path);
+		}
+		catch (Exception ex) {
+			logger.debug("Could not list the queue of lock '{}' key '{}' at {}", this.cohort.name,
+					KeyEncoder.abbreviate(this.cohort.key), path, ex);
+			failed(tenure, path, failures);
+		}
+	}
+
+	private void changed(Tenure tenure, String path) {
+		ReentrantLock lock = this.cohort.lock;
+		lock.lock();
+		try {
 			if (tenure.ended) {
 				return;
 			}
@@ -47,45 +80,89 @@ final class TenureWatch {
 				// any node created beside ours is another process waiting
 				tenure.othersWait = true;
 			}
-			list(tenure, path);
-		};
-		try {
-			this.client.getChildren().usingWatcher(changed).inBackground((c, event) -> listed(tenure, event))
-				.forPath(path);
 		}
-		catch (Exception ex) {
-			logger.debug("Could not list the queue at {}; the tenure's passes stay bounded", path, ex);
+		finally {
+			lock.unlock();
+		}
+		list(tenure, path, 0);
+	}
+
+	// Under the cohort's lock, as every other reader and writer of the tenure; what follows from it, after
+	private void listed(Tenure tenure, String path, CuratorEvent event, int failures) {
+		boolean gone = false;
+		boolean failed = false;
+		ReentrantLock lock = this.cohort.lock;
+		lock.lock();
+		try {
+			LockNode node = tenure.node;
+			if (tenure.ended || node == null) {
+				return;
+			}
+			List<String> children = event.getChildren();
+			if (!Nodes.isOk(event) || children == null) {
+				// no listing, no watch: stays bounded, and suspect if it was, until a listing comes
+				tenure.watch = Tenure.REQUESTED;
+				failed = true;
+			}
+			else if (!children.contains(ZKPaths.getNodeFromPath(node.path()))) {
+				gone = true;
+			}
+			else {
+				if (othersIn(children, ZKPaths.getNodeFromPath(node.path()))) {
+					tenure.othersWait = true;
+				}
+				tenure.watch = Tenure.WATCHED;
+				tenure.suspect = false;
+			}
+		}
+		finally {
+			lock.unlock();
+		}
+		if (gone) {
+			this.cohort.tenureGone(tenure, LockLossReason.REVOKED);
+		}
+		else if (failed) {
+			logger.debug("Could not list the queue of lock '{}' key '{}' at {}: {}", this.cohort.name,
+					KeyEncoder.abbreviate(this.cohort.key), path, KeeperException.Code.get(event.getResultCode()));
+			failed(tenure, path, failures);
 		}
 	}
 
-	private void listed(Tenure tenure, CuratorEvent event) {
-		LockNode node = tenure.node;
-		if (tenure.ended || node == null) {
-			return;
-		}
-		if (!Nodes.isOk(event) || event.getChildren() == null) {
-			// no listing, no watch: stays bounded, and suspect until a listing comes
-			tenure.watch = Tenure.REQUESTED;
-			return;
-		}
-		List<String> children = event.getChildren();
-		String ours = ZKPaths.getNodeFromPath(node.path());
-		if (!children.contains(ours)) {
-			this.cohort.tenureGone(tenure, LockLossReason.REVOKED);
-			return;
-		}
-		boolean others = false;
+	// Another node than ours (READ: a node that is not a reader's)
+	private boolean othersIn(List<String> children, String ours) {
 		for (String child : children) {
 			if (!child.equals(ours) && (this.cohort.mode() != LockMode.READ || !child.contains(LockNodeNames.READ))) {
-				others = true;
-				break;
+				return true;
 			}
 		}
-		if (others) {
-			tenure.othersWait = true;
+		return false;
+	}
+
+	// Asked for again a few times: meanwhile and after, the tenure's passes stay bounded
+	private void failed(Tenure tenure, String path, int failures) {
+		if (failures >= RETRIES) {
+			logger.debug("Gave up listing the queue of lock '{}' key '{}' at {}; the tenure's passes stay bounded",
+					this.cohort.name, KeyEncoder.abbreviate(this.cohort.key), path);
+			return;
 		}
-		tenure.watch = Tenure.WATCHED;
-		tenure.suspect = false;
+		long delay = RETRY_MILLIS << failures;
+		this.cohort.cohorts.schedule(() -> {
+			if (isUnwatched(tenure)) {
+				list(tenure, path, failures + 1);
+			}
+		}, delay, TimeUnit.MILLISECONDS);
+	}
+
+	// Still held, and no other listing came back meanwhile
+	private boolean isUnwatched(Tenure tenure) {
+		ReentrantLock lock = this.cohort.lock;
+		lock.lock();
+		try {
+			return tenure.isHeld() && tenure.watch != Tenure.WATCHED;
+		}
+		finally {
+			lock.unlock();
+		}
 	}
 
 }
