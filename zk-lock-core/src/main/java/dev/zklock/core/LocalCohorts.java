@@ -32,6 +32,8 @@ final class LocalCohorts {
 
 	private final CuratorFramework client;
 
+	private final EngineTimer timer;
+
 	private final Supplier<LockOwnerData> ownerData;
 
 	private final Supplier<PauseGuard> pauseGuard;
@@ -53,14 +55,16 @@ final class LocalCohorts {
 	/**
 	 * Create the cohorts of an engine.
 	 * @param client the client
+	 * @param timer the engine's timer, for listings asked for again
 	 * @param ownerData the engine's owner data, as set now
 	 * @param pauseGuard the engine's pause guard, as set now
 	 * @param releases takes a hold away
 	 * @param losses announces a lost hold
 	 */
-	LocalCohorts(CuratorFramework client, Supplier<LockOwnerData> ownerData, Supplier<PauseGuard> pauseGuard,
+	LocalCohorts(CuratorFramework client, EngineTimer timer, Supplier<LockOwnerData> ownerData, Supplier<PauseGuard> pauseGuard,
 			HoldRelease releases, LossAnnouncer losses) {
 		this.client = client;
+		this.timer = timer;
 		this.ownerData = ownerData;
 		this.pauseGuard = pauseGuard;
 		this.releases = releases;
@@ -97,7 +101,7 @@ final class LocalCohorts {
 	 * @return {@code null} when the engine is closed
 	 */
 	@Nullable ScheduledFuture<?> schedule(Runnable task, long delay, TimeUnit unit) {
-		return this.engine.schedule(task, delay, unit);
+		return this.timer.schedule(task, delay, unit);
 	}
 
 	/**

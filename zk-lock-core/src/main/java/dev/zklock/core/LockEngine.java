@@ -91,7 +91,7 @@ final class LockEngine implements AutoCloseable {
 		// on the timer's thread: ending single tries sends background calls, never on Curator's event thread
 		this.reachability.start(this.timer);
 		this.revoker = new LockRevoker(client, this.paths);
-		this.cohorts = new LocalCohorts(client, this::ownerData, this::pauseGuard, this.releases, this.losses);
+		this.cohorts = new LocalCohorts(client, this.timer, this::ownerData, this::pauseGuard, this.releases, this.losses);
 		this.acquisitionParts = new Acquisition.Parts(this.registry, this.lossHandler, this.reachability, this.timer,
 				this.releases, this::newAttempt, this.paths.basePath());
 	}
