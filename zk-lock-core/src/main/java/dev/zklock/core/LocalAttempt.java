@@ -33,8 +33,6 @@ final class LocalAttempt implements NodeAttempt {
 	// set once it joined a cohort
 	private volatile @Nullable LocalCohort cohort;
 
-	// under the cohort's lock
-	boolean queued;
 
 	LocalAttempt(LocalCohorts cohorts, String path, LockMode mode, RegistryEntry entry, boolean tryOnce) {
 		this.cohorts = cohorts;
@@ -147,7 +145,8 @@ final class LocalAttempt implements NodeAttempt {
 
 	@Override
 	public boolean isWatching() {
-		return this.queued && !this.result.isDone();
+		LocalCohort joined = this.cohort;
+		return joined != null && !this.result.isDone() && joined.isQueued(this);
 	}
 
 	@Override

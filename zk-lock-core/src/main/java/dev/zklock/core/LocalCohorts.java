@@ -126,7 +126,7 @@ final class LocalCohorts {
 		}
 	}
 
-	void retire(AbstractLocalCohort cohort) {
+	void retire(LocalCohort cohort) {
 		this.cohorts.remove(new Key(cohort.path(), cohort.mode()), cohort);
 	}
 

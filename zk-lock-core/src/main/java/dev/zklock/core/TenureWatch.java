@@ -39,9 +39,9 @@ final class TenureWatch {
 
 	private final CuratorFramework client;
 
-	private final AbstractLocalCohort cohort;
+	private final LocalCohort cohort;
 
-	TenureWatch(CuratorFramework client, AbstractLocalCohort cohort) {
+	TenureWatch(CuratorFramework client, LocalCohort cohort) {
 		this.client = client;
 		this.cohort = cohort;
 	}
@@ -49,11 +49,11 @@ final class TenureWatch {
 	/**
 	 * List and watch the queue for a held tenure.
 	 */
-	void list(Tenure tenure, String path) {
+	void list(LocalCohort.Tenure tenure, String path) {
 		list(tenure, path, 0);
 	}
 
-	private void list(Tenure tenure, String path, int failures) {
+	private void list(LocalCohort.Tenure tenure, String path, int failures) {
 		Watcher changed = (event) -> changed(tenure, path);
 		try {
 			this.client.getChildren()
@@ -68,7 +68,7 @@ final class TenureWatch {
 		}
 	}
 
-	private void changed(Tenure tenure, String path) {
+	private void changed(LocalCohort.Tenure tenure, String path) {
 		ReentrantLock lock = this.cohort.lock;
 		lock.lock();
 		try {
@@ -88,7 +88,7 @@ final class TenureWatch {
 	}
 
 	// Under the cohort's lock, as every other reader and writer of the tenure; what follows from it, after
-	private void listed(Tenure tenure, String path, CuratorEvent event, int failures) {
+	private void listed(LocalCohort.Tenure tenure, String path, CuratorEvent event, int failures) {
 		boolean gone = false;
 		boolean failed = false;
 		ReentrantLock lock = this.cohort.lock;
@@ -101,7 +101,7 @@ final class TenureWatch {
 			List<String> children = event.getChildren();
 			if (!Nodes.isOk(event) || children == null) {
 				// no listing, no watch: stays bounded, and suspect if it was, until a listing comes
-				tenure.watch = Tenure.REQUESTED;
+				tenure.watch = LocalCohort.Tenure.REQUESTED;
 				failed = true;
 			}
 			else if (!children.contains(ZKPaths.getNodeFromPath(node.path()))) {
@@ -111,7 +111,7 @@ final class TenureWatch {
 				if (othersIn(children, ZKPaths.getNodeFromPath(node.path()))) {
 					tenure.othersWait = true;
 				}
-				tenure.watch = Tenure.WATCHED;
+				tenure.watch = LocalCohort.Tenure.WATCHED;
 				tenure.suspect = false;
 			}
 		}
@@ -139,7 +139,7 @@ final class TenureWatch {
 	}
 
 	// Asked for again a few times: meanwhile and after, the tenure's passes stay bounded
-	private void failed(Tenure tenure, String path, int failures) {
+	private void failed(LocalCohort.Tenure tenure, String path, int failures) {
 		if (failures >= RETRIES) {
 			logger.debug("Gave up listing the queue of lock '{}' key '{}' at {}; the tenure's passes stay bounded",
 					this.cohort.name, KeyEncoder.abbreviate(this.cohort.key), path);
@@ -154,11 +154,11 @@ final class TenureWatch {
 	}
 
 	// Still held, and no other listing came back meanwhile
-	private boolean isUnwatched(Tenure tenure) {
+	private boolean isUnwatched(LocalCohort.Tenure tenure) {
 		ReentrantLock lock = this.cohort.lock;
 		lock.lock();
 		try {
-			return tenure.isHeld() && tenure.watch != Tenure.WATCHED;
+			return tenure.isHeld() && tenure.watch != LocalCohort.Tenure.WATCHED;
 		}
 		finally {
 			lock.unlock();
