@@ -2,6 +2,7 @@ package dev.zklock.core;
 
 import org.jspecify.annotations.Nullable;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -9,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 
 import dev.zklock.LockContextHolder;
 import dev.zklock.LockException;
@@ -126,8 +128,18 @@ final class BlockingLocks {
 			// a map that grew for many keys is dropped, so an idle thread keeps only a small one
 			this.threadSlots.remove();
 		}
+		awaitRelease(this.engine.release(toRelease), Duration.ZERO);
+	}
+
+	/**
+	 * Wait for a release to be confirmed, whatever interrupts come.
+	 * @param released the release
+	 * @param bound the longest wait
+	 * @throws LockException when the release failed
+	 */
+	static void awaitRelease(CompletableFuture<Void> released, Duration bound) {
 		try {
-			BlockingWait.ignoringInterrupts(this.engine.release(toRelease));
+			BlockingWait.ignoringInterrupts(released);
 		}
 		catch (LockException ex) {
 			throw ex;

@@ -49,6 +49,16 @@ final class HoldRelease {
 		if (releases.size() == 1) {
 			return releases.get(0);
 		}
+		return allReleased(releases);
+	}
+
+	/**
+	 * One future for several releases, once each has ended.
+	 * @param releases the releases
+	 * @return completes once every release is confirmed, else exceptionally with
+	 * the first failure, the others suppressed in it
+	 */
+	static CompletableFuture<Void> allReleased(List<CompletableFuture<Void>> releases) {
 		CompletableFuture<Void> all = new CompletableFuture<>();
 		CompletableFuture.allOf(releases.toArray(new CompletableFuture<?>[0])).whenComplete((ignored, ex) -> {
 			@Nullable LockException failure = null;
