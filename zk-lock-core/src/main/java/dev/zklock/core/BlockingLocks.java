@@ -11,6 +11,11 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import org.apache.curator.CuratorZookeeperClient;
 
 import dev.zklock.LockContextHolder;
 import dev.zklock.LockException;
@@ -29,6 +34,9 @@ final class BlockingLocks {
 
 	// Entries a HashMap of default capacity takes before it grows
 	private static final int SMALL_MAP_SLOTS = 12;
+
+	// Curator's default session timeout, for a client that has not connected yet
+	private static final int DEFAULT_SESSION_MILLIS = 60_000;
 
 	private final LockEngine engine;
 
@@ -105,7 +113,8 @@ final class BlockingLocks {
 	/**
 	 * Leave the slots of one handle, innermost first, and release in ZooKeeper what
 	 * was entered outermost. Every hold is released; local state is cleared even
-	 * when ZooKeeper fails, and an interrupt does not stop the release.
+	 * when ZooKeeper fails, and an interrupt does not stop the release,
+	 * nor the wait for its confirmation, which is bounded ({@link #awaitRelease}).
 	 * @throws LockException when a release failed in ZooKeeper
 	 */
 	void release(LockMode mode, List<SlotKey> slotKeys) {
@@ -128,25 +137,58 @@ final class BlockingLocks {
 			// a map that grew for many keys is dropped, so an idle thread keeps only a small one
 			this.threadSlots.remove();
 		}
-		awaitRelease(this.engine.release(toRelease), Duration.ZERO);
+		if (!toRelease.isEmpty()) {
+			awaitRelease(toRelease.get(0).entry().name(), this.engine.release(toRelease), releaseBound());
+		}
 	}
 
 	/**
-	 * Wait for a release to be confirmed, whatever interrupts come.
+	 * Wait for a release to be confirmed, whatever interrupts come (the interrupt
+	 * flag is kept), but not past a bound: a release that ZooKeeper neither confirms
+	 * nor fails by then is left to finish in the background, as a failed one is.
+	 * @param name the lock name
 	 * @param released the release
 	 * @param bound the longest wait
-	 * @throws LockException when the release failed
+	 * @throws LockException when the release failed or was not confirmed in time
 	 */
-	static void awaitRelease(CompletableFuture<Void> released, Duration bound) {
+	static void awaitRelease(String name, CompletableFuture<Void> released, Duration bound) {
+		long deadline = System.nanoTime() + bound.toNanos();
+		boolean interrupted = false;
 		try {
-			BlockingWait.ignoringInterrupts(released);
+			while (true) {
+				try {
+					released.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+					return;
+				}
+				catch (InterruptedException ex) {
+					// the release is under way in ZooKeeper: its answer is worth the rest of the wait
+					interrupted = true;
+				}
+				catch (TimeoutException ex) {
+					throw new LockException("The release of lock '" + name + "' was not confirmed by ZooKeeper within "
+							+ bound + "; the lock is no longer held by this process, and its nodes are deleted in the "
+							+ "background or when the session ends. Check the ZooKeeper connection", ex);
+				}
+				catch (ExecutionException ex) {
+					Throwable cause = LockEngine.unwrap(ex);
+					throw (cause instanceof LockException lockException) ? lockException
+							: new LockException("Could not release lock '" + name + "': " + cause, cause);
+				}
+			}
 		}
-		catch (LockException ex) {
-			throw ex;
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
 		}
-		catch (Exception ex) {
-			throw new LockException("Could not release lock: " + ex, ex);
-		}
+	}
+
+	// Past a session and a connection timeout, ZooKeeper has deleted the nodes anyway, or Curator gave up on them
+	private Duration releaseBound() {
+		CuratorZookeeperClient zookeeper = this.engine.client().getZookeeperClient();
+		int sessionMillis = zookeeper.getLastNegotiatedSessionTimeoutMs();
+		return Duration.ofMillis(((sessionMillis > 0) ? sessionMillis : DEFAULT_SESSION_MILLIS)
+				+ (long) zookeeper.getConnectionTimeoutMs());
 	}
 
 	// For a READ, the WRITE this thread holds on the same path, unless lost: a lost WRITE vouches for nothing
