@@ -207,7 +207,8 @@ public class AsyncLockManager implements AutoCloseable {
 
 	/**
 	 * Start acquiring the request's lock. Never blocks: the ZooKeeper calls run in
-	 * the background. Cancelling the returned future abandons the wait and deletes
+	 * the background. The lock nodes' owner data is that of the calling thread, as
+	 * for a blocking acquisition. Cancelling the returned future abandons the wait and deletes
 	 * the nodes created for it; a lock acquired at the same moment is released.
 	 * @param request what to lock, in any mode
 	 * @return completes on the executor with a handle, whose
@@ -217,8 +218,10 @@ public class AsyncLockManager implements AutoCloseable {
 	public CompletableFuture<AsyncLockHandle> acquire(LockRequest request) {
 		Objects.requireNonNull(request, "request must not be null");
 		Instrumentations.Acquisition instrumentation = this.instrumentations.start(request, true);
+		byte @Nullable [] ownerData;
 		try {
 			this.engine.checkStarted(request.name());
+			this.engine.checkOpen(request.name());
 			this.engine.shutdown().checkTakingLocks(request.name());
 			this.engine.holdTimers().checkHoldBounds(request);
 		}
@@ -226,9 +229,18 @@ public class AsyncLockManager implements AutoCloseable {
 			instrumentation.failed(ex);
 			return CompletableFuture.failedFuture(ex);
 		}
+		try {
+			// here, on the caller's thread: the node names who asked, not the pool thread that starts it
+			ownerData = this.engine.ownerData().forCurrentThread();
+		}
+		catch (RuntimeException ex) {
+			LockException failure = startFailure(request, ex);
+			instrumentation.failed(failure);
+			return CompletableFuture.failedFuture(failure);
+		}
 		CompletableFuture<AsyncLockHandle> result = new CompletableFuture<>();
 		try {
-			this.executor.execute(() -> this.locks.start(request, instrumentation, result));
+			this.executor.execute(() -> this.locks.start(request, ownerData, instrumentation, result));
 		}
 		catch (RejectedExecutionException ex) {
 			LockException failure = new LockException(
@@ -237,6 +249,14 @@ public class AsyncLockManager implements AutoCloseable {
 			return CompletableFuture.failedFuture(failure);
 		}
 		return result;
+	}
+
+	// A failure to start an acquisition, as the LockException the caller expects
+	static LockException startFailure(LockRequest request, Throwable cause) {
+		return (cause instanceof LockException lockException) ? lockException
+				: new LockException("Could not start acquiring lock '" + request.name() + "' in " + request.mode()
+						+ " mode: " + cause + "; nothing is held and no node was left in ZooKeeper. Check the "
+						+ "LockOwnerData set, if any, then try again", cause);
 	}
 
 	CompletableFuture<Void> release(AsyncLockHandle handle) {

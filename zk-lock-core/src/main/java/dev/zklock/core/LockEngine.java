@@ -60,6 +60,11 @@ final class LockEngine implements AutoCloseable {
 
 	private volatile LockOwnerData ownerData = LockOwnerData.json(null);
 
+	// Owner data computed by the thread that asked, while an acquisition for it starts on another thread
+	private final ThreadLocal<CallerOwnerData> callerOwnerData = new ThreadLocal<>();
+
+	private volatile boolean closed;
+
 	private volatile PauseGuard pauseGuard = PauseGuard.NONE;
 
 	// acquisitions under way, so that a shutdown can end their waits
@@ -154,7 +159,8 @@ final class LockEngine implements AutoCloseable {
 	}
 
 	LockOwnerData ownerData() {
-		return this.ownerData;
+		CallerOwnerData caller = this.callerOwnerData.get();
+		return (caller != null) ? caller : this.ownerData;
 	}
 
 	void setOwnerData(LockOwnerData ownerData) {
@@ -185,17 +191,44 @@ final class LockEngine implements AutoCloseable {
 	 */
 	Acquisition acquire(String name, LockMode mode, int permits, List<Acquisition.Target> targets,
 			@Nullable Duration timeout, @Nullable Thread owner, boolean localHandoff) {
+		checkOpen(name);
 		Duration wait = (timeout != null) ? timeout : this.defaultTimeout;
 		long nanos = (wait.compareTo(Duration.ofNanos(MAX_WAIT_NANOS)) >= 0) ? MAX_WAIT_NANOS : wait.toNanos();
 		Acquisition acquisition = new Acquisition(this, name, mode, permits, targets, owner, nanos, localHandoff);
 		this.pending.add(acquisition);
 		acquisition.result().whenComplete((holds, ex) -> this.pending.remove(acquisition));
-		acquisition.start();
-		// a shutdown that began meanwhile may not have seen it among the pending ones
-		if (this.shutdown.isShuttingDown()) {
+		try {
+			acquisition.start();
+		}
+		catch (RuntimeException ex) {
+			// whatever it sent is taken back: the caller learns of the failure, ZooKeeper keeps no node
+			acquisition.cancel();
+			throw ex;
+		}
+		// a shutdown or close that began meanwhile may not have seen it among the pending ones
+		if (this.shutdown.isShuttingDown() || this.closed) {
 			acquisition.shutDown();
 		}
 		return acquisition;
+	}
+
+	/**
+	 * Start acquiring keys of a lock, as {@link #acquire} does, for a caller on
+	 * another thread: the nodes store the owner data that caller computed, not that
+	 * of the thread starting the acquisition.
+	 * @param callerOwnerData what {@link LockOwnerData#forCurrentThread()} gave on the
+	 * caller's thread
+	 * @return the started acquisition
+	 */
+	Acquisition acquireFor(byte @Nullable [] callerOwnerData, String name, LockMode mode, int permits,
+			List<Acquisition.Target> targets, @Nullable Duration timeout, boolean localHandoff) {
+		this.callerOwnerData.set(new CallerOwnerData(callerOwnerData, this.ownerData));
+		try {
+			return acquire(name, mode, permits, targets, timeout, null, localHandoff);
+		}
+		finally {
+			this.callerOwnerData.remove();
+		}
 	}
 
 	NodeAttempt newAttempt(Acquisition.Target target, LockMode mode, int permits, byte @Nullable [] data,
@@ -249,6 +282,23 @@ final class LockEngine implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * Refuse a new acquisition once the engine is closed: it no longer follows the
+	 * connection, so it could not keep a lock safe, nor time the wait.
+	 * @param name the lock name
+	 */
+	void checkOpen(String name) {
+		if (this.closed) {
+			throw new LockException("Cannot acquire lock '" + name + "': its lock manager is closed, so it no longer "
+					+ "follows the ZooKeeper connection and could not keep the lock safe. Acquire through a lock "
+					+ "manager that is open");
+		}
+	}
+
+	boolean isClosed() {
+		return this.closed;
+	}
+
 	void checkStarted(String name) {
 		CuratorFrameworkState state = this.client.getState();
 		if (state != CuratorFrameworkState.STARTED) {
@@ -268,13 +318,17 @@ final class LockEngine implements AutoCloseable {
 	}
 
 	/**
-	 * Stop listening to the client and stop the timer. Locks still held stay held
+	 * Stop listening to the client and stop the timer, and end the waits under way,
+	 * as a shutdown does; no new acquisition starts. Locks still held stay held
 	 * until released or until the client closes; a lock kept for its minHold still
 	 * ends at its time if the client is still open (one shared with the
 	 * application), or with the client's session.
 	 */
 	@Override
 	public void close() {
+		this.closed = true;
+		// its timer stops below: a wait under way would never time out, nor its lock be kept safe
+		shutDownPending();
 		this.pauseGuard.close();
 		this.lossHandler.close();
 		this.reachability.close();
@@ -285,6 +339,21 @@ final class LockEngine implements AutoCloseable {
 		}
 		// delayed tasks still queued, the lingering ones, run at their time
 		this.timer.shutdown();
+	}
+
+	// The caller's data for the nodes an acquisition creates; a shared node still names the process
+	private record CallerOwnerData(byte @Nullable [] data, LockOwnerData delegate) implements LockOwnerData {
+
+		@Override
+		public byte @Nullable [] forCurrentThread() {
+			return this.data;
+		}
+
+		@Override
+		public byte @Nullable [] forInstance() {
+			return this.delegate.forInstance();
+		}
+
 	}
 
 	static Throwable unwrap(Throwable ex) {
