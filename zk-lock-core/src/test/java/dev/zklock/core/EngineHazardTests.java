@@ -209,6 +209,25 @@ class EngineHazardTests extends AbstractZooKeeperTests {
 	}
 
 	@Test
+	void asyncViewsWithoutAnExecutorShareOnePoolThatClosesWithTheManager() throws Exception {
+		CuratorLockManager shared = new CuratorLockManager(client, this.basePath, Duration.ofSeconds(30));
+		AsyncLockManager first = shared.async(null);
+		AsyncLockManager second = shared.async(null);
+		try {
+			assertThat(second.getExecutor()).isSameAs(first.getExecutor());
+			first.close();
+			// closing a view leaves the pool to the manager: the other view still works
+			AsyncLockHandle handle = second.acquire(LockRequest.named("shared").build()).get(10, TimeUnit.SECONDS);
+			assertThat(handle.isAcquired()).isTrue();
+			handle.release().get(10, TimeUnit.SECONDS);
+		}
+		finally {
+			shared.close();
+		}
+		assertThat(((ExecutorService) first.getExecutor()).isShutdown()).isTrue();
+	}
+
+	@Test
 	void asyncNodeOwnerDataNamesTheCallingThread() throws Exception {
 		LockRequest request = LockRequest.named("owners").keys("9").build();
 		CompletableFuture<CompletableFuture<AsyncLockHandle>> call = new CompletableFuture<>();
