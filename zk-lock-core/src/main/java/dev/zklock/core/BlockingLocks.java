@@ -13,7 +13,6 @@ import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 import org.apache.curator.CuratorZookeeperClient;
 
@@ -152,27 +151,25 @@ final class BlockingLocks {
 	 * @throws LockException when the release failed or was not confirmed in time
 	 */
 	static void awaitRelease(String name, CompletableFuture<Void> released, Duration bound) {
-		long deadline = System.nanoTime() + bound.toNanos();
+		// bounded by a timer, so the thread parks as before: WAITING, like any wait for ZooKeeper's answer
+		CompletableFuture<Void> bounded = released.copy().orTimeout(bound.toNanos(), TimeUnit.NANOSECONDS);
 		boolean interrupted = false;
 		try {
 			while (true) {
 				try {
-					released.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+					bounded.get();
 					return;
 				}
 				catch (InterruptedException ex) {
 					// the release is under way in ZooKeeper: its answer is worth the rest of the wait
 					interrupted = true;
 				}
-				catch (TimeoutException ex) {
-					throw new LockException("The release of lock '" + name + "' was not confirmed by ZooKeeper within "
-							+ bound + "; the lock is no longer held by this process, and its nodes are deleted in the "
-							+ "background or when the session ends. Check the ZooKeeper connection", ex);
-				}
 				catch (ExecutionException ex) {
-					Throwable cause = LockEngine.unwrap(ex);
-					throw (cause instanceof LockException lockException) ? lockException
-							: new LockException("Could not release lock '" + name + "': " + cause, cause);
+					if (released.isDone() && !released.isCompletedExceptionally()) {
+						// confirmed just as the bound passed
+						return;
+					}
+					throw releaseFailure(name, released, bound, ex);
 				}
 			}
 		}
@@ -181,6 +178,19 @@ final class BlockingLocks {
 				Thread.currentThread().interrupt();
 			}
 		}
+	}
+
+	private static LockException releaseFailure(String name, CompletableFuture<Void> released, Duration bound,
+			ExecutionException ex) {
+		if (!released.isDone()) {
+			return new LockException("The release of lock '" + name + "' was not confirmed by ZooKeeper within "
+					+ bound + "; the lock is no longer held by this process, and its nodes are deleted in the "
+					+ "background or when the session ends. Check the ZooKeeper connection", ex.getCause());
+		}
+		Throwable failure = released.handle((ignored, t) -> t).join();
+		Throwable cause = LockEngine.unwrap((failure != null) ? failure : ex);
+		return (cause instanceof LockException lockException) ? lockException
+				: new LockException("Could not release lock '" + name + "': " + cause, cause);
 	}
 
 	// Past a session and a connection timeout, ZooKeeper has deleted the nodes anyway, or Curator gave up on them
