@@ -191,10 +191,31 @@ final class LockEngine implements AutoCloseable {
 	 */
 	Acquisition acquire(String name, LockMode mode, int permits, List<Acquisition.Target> targets,
 			@Nullable Duration timeout, @Nullable Thread owner, boolean localHandoff) {
+		return acquire(name, mode, permits, targets, timeout, owner, localHandoff, null);
+	}
+
+	private Acquisition acquire(String name, LockMode mode, int permits, List<Acquisition.Target> targets,
+			@Nullable Duration timeout, @Nullable Thread owner, boolean localHandoff,
+			@Nullable CallerOwnerData callerData) {
 		checkOpen(name);
 		Duration wait = (timeout != null) ? timeout : this.defaultTimeout;
 		long nanos = (wait.compareTo(Duration.ofNanos(MAX_WAIT_NANOS)) >= 0) ? MAX_WAIT_NANOS : wait.toNanos();
-		Acquisition acquisition = new Acquisition(this, name, mode, permits, targets, owner, nanos, localHandoff);
+		if (callerData == null) {
+			return start(new Acquisition(this, name, mode, permits, targets, owner, nanos, localHandoff));
+		}
+		Acquisition acquisition;
+		// only while it is built: that is when it asks for its owner data, and it starts nothing else meanwhile
+		this.callerOwnerData.set(callerData);
+		try {
+			acquisition = new Acquisition(this, name, mode, permits, targets, owner, nanos, localHandoff);
+		}
+		finally {
+			this.callerOwnerData.remove();
+		}
+		return start(acquisition);
+	}
+
+	private Acquisition start(Acquisition acquisition) {
 		this.pending.add(acquisition);
 		acquisition.result().whenComplete((holds, ex) -> this.pending.remove(acquisition));
 		try {
@@ -222,13 +243,8 @@ final class LockEngine implements AutoCloseable {
 	 */
 	Acquisition acquireFor(byte @Nullable [] callerOwnerData, String name, LockMode mode, int permits,
 			List<Acquisition.Target> targets, @Nullable Duration timeout, boolean localHandoff) {
-		this.callerOwnerData.set(new CallerOwnerData(callerOwnerData, this.ownerData));
-		try {
-			return acquire(name, mode, permits, targets, timeout, null, localHandoff);
-		}
-		finally {
-			this.callerOwnerData.remove();
-		}
+		return acquire(name, mode, permits, targets, timeout, null, localHandoff,
+				new CallerOwnerData(callerOwnerData, this.ownerData));
 	}
 
 	NodeAttempt newAttempt(Acquisition.Target target, LockMode mode, int permits, byte @Nullable [] data,
