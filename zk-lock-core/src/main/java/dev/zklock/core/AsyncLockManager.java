@@ -30,8 +30,10 @@ import dev.zklock.LockRequest;
  * loss handling and owner data, so blocking and asynchronous holders of a lock
  * exclude each other and show up together; the constructors build a manager of
  * their own. Results are delivered on the view's executor, never on Curator's
- * event thread. {@link LockInstrumentation}s set with {@link #setInstrumentations}
- * see every acquisition through {@link LockInstrumentation#startAsync}: its
+ * event thread: one the executor refuses runs on a thread of the view's own, a
+ * lock acquired for it released and the acquisition failed.
+ * {@link LockInstrumentation}s set with {@link #setInstrumentations} see every
+ * acquisition through {@link LockInstrumentation#startAsync}: its
  * outcome (a cancelled acquisition is reported as failed with a
  * {@link CancellationException}) and the release of each lock acquired.
  */
@@ -44,6 +46,9 @@ public class AsyncLockManager implements AutoCloseable {
 	private final Executor executor;
 
 	private final @Nullable ExecutorService ownExecutor;
+
+	// the shared view of a CuratorLockManager: its pool is the manager's to close
+	private final boolean sharedExecutor;
 
 	private final AsyncLocks locks;
 
@@ -78,8 +83,13 @@ public class AsyncLockManager implements AutoCloseable {
 	}
 
 	AsyncLockManager(LockEngine engine, boolean ownsEngine, @Nullable Executor executor) {
+		this(engine, ownsEngine, executor, false);
+	}
+
+	AsyncLockManager(LockEngine engine, boolean ownsEngine, @Nullable Executor executor, boolean sharedExecutor) {
 		this.engine = engine;
 		this.ownsEngine = ownsEngine;
+		this.sharedExecutor = sharedExecutor;
 		if (executor != null) {
 			this.ownExecutor = null;
 			this.executor = executor;
@@ -207,8 +217,10 @@ public class AsyncLockManager implements AutoCloseable {
 
 	/**
 	 * Start acquiring the request's lock. Never blocks: the ZooKeeper calls run in
-	 * the background. Cancelling the returned future abandons the wait and deletes
-	 * the nodes created for it; a lock acquired at the same moment is released.
+	 * the background. The lock nodes' owner data is that of the calling thread, as
+	 * for a blocking acquisition. Cancelling the returned future abandons the wait
+	 * and deletes the nodes created for it; a lock acquired at the same moment is
+	 * released.
 	 * @param request what to lock, in any mode
 	 * @return completes on the executor with a handle, whose
 	 * {@link AsyncLockHandle#isAcquired()} is false when the timeout elapsed, or
@@ -217,8 +229,10 @@ public class AsyncLockManager implements AutoCloseable {
 	public CompletableFuture<AsyncLockHandle> acquire(LockRequest request) {
 		Objects.requireNonNull(request, "request must not be null");
 		Instrumentations.Acquisition instrumentation = this.instrumentations.start(request, true);
+		byte @Nullable [] ownerData;
 		try {
 			this.engine.checkStarted(request.name());
+			this.engine.checkOpen(request.name());
 			this.engine.shutdown().checkTakingLocks(request.name());
 			this.engine.holdTimers().checkHoldBounds(request);
 		}
@@ -226,9 +240,18 @@ public class AsyncLockManager implements AutoCloseable {
 			instrumentation.failed(ex);
 			return CompletableFuture.failedFuture(ex);
 		}
+		try {
+			// here, on the caller's thread: the node names who asked, not the pool thread that starts it
+			ownerData = this.engine.ownerData().forCurrentThread();
+		}
+		catch (RuntimeException ex) {
+			LockException failure = startFailure(request, ex);
+			instrumentation.failed(failure);
+			return CompletableFuture.failedFuture(failure);
+		}
 		CompletableFuture<AsyncLockHandle> result = new CompletableFuture<>();
 		try {
-			this.executor.execute(() -> this.locks.start(request, instrumentation, result));
+			this.executor.execute(() -> this.locks.start(request, ownerData, instrumentation, result));
 		}
 		catch (RejectedExecutionException ex) {
 			LockException failure = new LockException(
@@ -237,6 +260,14 @@ public class AsyncLockManager implements AutoCloseable {
 			return CompletableFuture.failedFuture(failure);
 		}
 		return result;
+	}
+
+	// A failure to start an acquisition, as the LockException the caller expects
+	static LockException startFailure(LockRequest request, Throwable cause) {
+		return (cause instanceof LockException lockException) ? lockException
+				: new LockException("Could not start acquiring lock '" + request.name() + "' in " + request.mode()
+						+ " mode: " + cause + "; nothing is held and no node was left in ZooKeeper. Check the "
+						+ "LockOwnerData set, if any, then try again", cause);
 	}
 
 	CompletableFuture<Void> release(AsyncLockHandle handle) {
@@ -271,14 +302,23 @@ public class AsyncLockManager implements AutoCloseable {
 	}
 
 	/**
-	 * Stop the view's own executor, and the engine when this manager built it.
-	 * Locks still held stay held until released or until the client closes.
+	 * Stop the view's own executor, and the engine when this manager built it. The
+	 * shared view of {@link CuratorLockManager#async(Executor) async(null)} keeps its
+	 * executor, which stops when that manager closes. Locks still held stay held
+	 * until released or until the client closes.
 	 */
 	@Override
 	public void close() {
 		if (this.ownsEngine) {
 			this.engine.close();
 		}
+		if (!this.sharedExecutor) {
+			closeExecutor();
+		}
+	}
+
+	// Results still to come are then delivered on a thread of AsyncLocks' own
+	void closeExecutor() {
 		if (this.ownExecutor != null) {
 			this.ownExecutor.shutdown();
 		}

@@ -2,6 +2,7 @@ package dev.zklock.core;
 
 import org.jspecify.annotations.Nullable;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -9,6 +10,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.curator.CuratorZookeeperClient;
 
 import dev.zklock.LockContextHolder;
 import dev.zklock.LockException;
@@ -27,6 +33,9 @@ final class BlockingLocks {
 
 	// Entries a HashMap of default capacity takes before it grows
 	private static final int SMALL_MAP_SLOTS = 12;
+
+	// Curator's default session timeout, for a client that has not connected yet
+	private static final int DEFAULT_SESSION_MILLIS = 60_000;
 
 	private final LockEngine engine;
 
@@ -103,7 +112,8 @@ final class BlockingLocks {
 	/**
 	 * Leave the slots of one handle, innermost first, and release in ZooKeeper what
 	 * was entered outermost. Every hold is released; local state is cleared even
-	 * when ZooKeeper fails, and an interrupt does not stop the release.
+	 * when ZooKeeper fails, and an interrupt does not stop the release,
+	 * nor the wait for its confirmation, which is bounded ({@link #awaitRelease}).
 	 * @throws LockException when a release failed in ZooKeeper
 	 */
 	void release(LockMode mode, List<SlotKey> slotKeys) {
@@ -126,15 +136,69 @@ final class BlockingLocks {
 			// a map that grew for many keys is dropped, so an idle thread keeps only a small one
 			this.threadSlots.remove();
 		}
+		if (!toRelease.isEmpty()) {
+			awaitRelease(toRelease.get(0).entry().name(), this.engine.release(toRelease), releaseBound());
+		}
+	}
+
+	/**
+	 * Wait for a release to be confirmed, whatever interrupts come (the interrupt
+	 * flag is kept), but not past a bound: a release that ZooKeeper neither confirms
+	 * nor fails by then is left to finish in the background, as a failed one is.
+	 * @param name the lock name
+	 * @param released the release
+	 * @param bound the longest wait
+	 * @throws LockException when the release failed or was not confirmed in time
+	 */
+	static void awaitRelease(String name, CompletableFuture<Void> released, Duration bound) {
+		// bounded by a timer, so the thread parks as before: WAITING, like any wait for ZooKeeper's answer
+		CompletableFuture<Void> bounded = released.copy().orTimeout(bound.toNanos(), TimeUnit.NANOSECONDS);
+		boolean interrupted = false;
 		try {
-			BlockingWait.ignoringInterrupts(this.engine.release(toRelease));
+			while (true) {
+				try {
+					bounded.get();
+					return;
+				}
+				catch (InterruptedException ex) {
+					// the release is under way in ZooKeeper: its answer is worth the rest of the wait
+					interrupted = true;
+				}
+				catch (ExecutionException ex) {
+					if (released.isDone() && !released.isCompletedExceptionally()) {
+						// confirmed just as the bound passed
+						return;
+					}
+					throw releaseFailure(name, released, bound, ex);
+				}
+			}
 		}
-		catch (LockException ex) {
-			throw ex;
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
 		}
-		catch (Exception ex) {
-			throw new LockException("Could not release lock: " + ex, ex);
+	}
+
+	private static LockException releaseFailure(String name, CompletableFuture<Void> released, Duration bound,
+			ExecutionException ex) {
+		if (!released.isDone()) {
+			return new LockException("The release of lock '" + name + "' was not confirmed by ZooKeeper within "
+					+ bound + "; the lock is no longer held by this process, and its nodes are deleted in the "
+					+ "background or when the session ends. Check the ZooKeeper connection", ex.getCause());
 		}
+		Throwable failure = released.handle((ignored, t) -> t).join();
+		Throwable cause = LockEngine.unwrap((failure != null) ? failure : ex);
+		return (cause instanceof LockException lockException) ? lockException
+				: new LockException("Could not release lock '" + name + "': " + cause, cause);
+	}
+
+	// Past a session and a connection timeout, ZooKeeper has deleted the nodes anyway, or Curator gave up on them
+	private Duration releaseBound() {
+		CuratorZookeeperClient zookeeper = this.engine.client().getZookeeperClient();
+		int sessionMillis = zookeeper.getLastNegotiatedSessionTimeoutMs();
+		return Duration.ofMillis(((sessionMillis > 0) ? sessionMillis : DEFAULT_SESSION_MILLIS)
+				+ (long) zookeeper.getConnectionTimeoutMs());
 	}
 
 	// For a READ, the WRITE this thread holds on the same path, unless lost: a lost WRITE vouches for nothing

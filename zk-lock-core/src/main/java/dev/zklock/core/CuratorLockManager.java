@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.curator.framework.CuratorFramework;
 
@@ -50,6 +51,9 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 	private final BlockingLocks blocking;
 
 	private final LocalHandoffs localHandoffs;
+
+	// The view of async(null), made on first use: one pool per manager, closed with it
+	private final AtomicReference<@Nullable AsyncLockManager> sharedAsync = new AtomicReference<>();
 
 	/**
 	 * Create a new manager, which starts listening to the client's connection state
@@ -174,12 +178,34 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 	/**
 	 * The asynchronous view of this manager: the same engine, registry and loss
 	 * handling, for work that does not run on one thread.
+	 * <p>
+	 * Without an executor, every call returns the same view, created on first use
+	 * with a pool of daemon threads named {@code zk-lock-async-N}; that pool stops
+	 * when this manager closes, and closing the view leaves it running for the
+	 * view's other users. With an executor, each call returns a new view on it,
+	 * which the caller closes.
 	 * @param executor runs what follows an acquisition or a release; {@code null}
-	 * for one of the view's own
-	 * @return a new view; closing it leaves this manager open
+	 * for the shared view and its pool
+	 * @return the view; closing it leaves this manager open
 	 */
 	public AsyncLockManager async(@Nullable Executor executor) {
-		return new AsyncLockManager(this.engine, false, executor);
+		if (executor != null) {
+			return new AsyncLockManager(this.engine, false, executor);
+		}
+		AsyncLockManager shared = this.sharedAsync.get();
+		if (shared == null) {
+			AsyncLockManager created = new AsyncLockManager(this.engine, false, null, true);
+			AsyncLockManager raced = this.sharedAsync.compareAndExchange(null, created);
+			if (raced != null) {
+				created.closeExecutor();
+			}
+			shared = (raced != null) ? raced : created;
+		}
+		if (this.engine.isClosed()) {
+			// created as the manager closed: its pool must not outlive it
+			shared.closeExecutor();
+		}
+		return shared;
 	}
 
 	/**
@@ -206,12 +232,18 @@ public class CuratorLockManager implements LockManager, AutoCloseable {
 	}
 
 	/**
-	 * Stop listening to the client's connection state. Locks still held stay held
-	 * until released or until the client closes.
+	 * Stop listening to the client's connection state, end the waits under way, and
+	 * stop the pool of the shared asynchronous view ({@link #async(Executor)
+	 * async(null)}). Locks still held stay held until released or until the client
+	 * closes.
 	 */
 	@Override
 	public void close() {
 		this.engine.close();
+		AsyncLockManager shared = this.sharedAsync.get();
+		if (shared != null) {
+			shared.closeExecutor();
+		}
 	}
 
 	/**

@@ -41,33 +41,71 @@ final class HoldRelease {
 		if (holds.isEmpty()) {
 			return CompletableFuture.completedFuture(null);
 		}
+		String name = holds.get(0).entry().name();
 		List<CompletableFuture<Void>> releases = new ArrayList<>(holds.size());
 		for (int i = holds.size() - 1; i >= 0; i--) {
-			releases.add(release(holds.get(i)));
+			try {
+				releases.add(release(holds.get(i)));
+			}
+			catch (RuntimeException ex) {
+				// one release that throws must not keep the others from being released
+				releases.add(CompletableFuture.failedFuture(releaseFailure(name, ex)));
+			}
 		}
 		if (releases.size() == 1) {
 			return releases.get(0);
 		}
+		return allReleased(name, releases);
+	}
+
+	/**
+	 * One future for several releases, once each has ended; it always completes,
+	 * whatever they failed with.
+	 * @param name the lock name, for a failure that does not say it
+	 * @param releases the releases
+	 * @return completes once every release is confirmed, else exceptionally with a
+	 * {@link LockException} for the first failure, the others suppressed in it
+	 */
+	static CompletableFuture<Void> allReleased(String name, List<CompletableFuture<Void>> releases) {
 		CompletableFuture<Void> all = new CompletableFuture<>();
 		CompletableFuture.allOf(releases.toArray(new CompletableFuture<?>[0])).whenComplete((ignored, ex) -> {
-			@Nullable LockException failure = null;
-			for (CompletableFuture<Void> release : releases) {
-				Throwable cause = release.handle((v, t) -> t).join();
-				if (cause != null && failure == null) {
-					failure = (LockException) LockEngine.unwrap(cause);
+			try {
+				@Nullable LockException failure = null;
+				for (CompletableFuture<Void> release : releases) {
+					Throwable cause = release.handle((v, t) -> t).join();
+					if (cause == null) {
+						continue;
+					}
+					Throwable unwrapped = LockEngine.unwrap(cause);
+					if (failure == null) {
+						failure = releaseFailure(name, unwrapped);
+					}
+					else if (unwrapped != failure) {
+						// one exception may have failed two releases: it cannot suppress itself
+						failure.addSuppressed(unwrapped);
+					}
 				}
-				else if (cause != null && failure != null) {
-					failure.addSuppressed(LockEngine.unwrap(cause));
+				if (failure != null) {
+					all.completeExceptionally(failure);
+				}
+				else {
+					all.complete(null);
 				}
 			}
-			if (failure != null) {
-				all.completeExceptionally(failure);
-			}
-			else {
-				all.complete(null);
+			catch (Throwable unexpected) {
+				// a caller blocks on this future: it must complete, whatever went wrong here
+				all.completeExceptionally(releaseFailure(name, unexpected));
 			}
 		});
 		return all;
+	}
+
+	// A release failure as the LockException callers expect, for one that is not already
+	private static LockException releaseFailure(String name, Throwable cause) {
+		return (cause instanceof LockException lockException) ? lockException
+				: new LockException("Could not release lock '" + name + "': " + cause + "; the lock is no longer held "
+						+ "by this process, and its nodes are deleted in the background or when the session ends",
+						cause);
 	}
 
 	private CompletableFuture<Void> release(Hold hold) {

@@ -59,6 +59,8 @@ final class LockEngine implements AutoCloseable {
 
 	private volatile LockOwnerData ownerData = LockOwnerData.json(null);
 
+	private volatile boolean closed;
+
 	private volatile PauseGuard pauseGuard = PauseGuard.NONE;
 
 	// acquisitions under way, so that a shutdown can end their waits
@@ -183,18 +185,47 @@ final class LockEngine implements AutoCloseable {
 	 */
 	Acquisition acquire(String name, LockMode mode, int permits, List<Acquisition.Target> targets,
 			@Nullable Duration timeout, @Nullable Thread owner, boolean localHandoff) {
+		return acquire(name, mode, permits, targets, timeout, owner, localHandoff, this.ownerData.forCurrentThread());
+	}
+
+	private Acquisition acquire(String name, LockMode mode, int permits, List<Acquisition.Target> targets,
+			@Nullable Duration timeout, @Nullable Thread owner, boolean localHandoff, byte @Nullable [] ownerData) {
+		checkOpen(name);
 		Duration wait = (timeout != null) ? timeout : this.defaultTimeout;
 		long nanos = cappedNanos(wait);
-		Acquisition acquisition = new Acquisition(this.acquisitionParts, this.pauseGuard,
-				this.ownerData.forCurrentThread(), name, mode, permits, targets, owner, nanos, localHandoff);
+		return start(new Acquisition(this.acquisitionParts, this.pauseGuard, ownerData, name, mode, permits, targets,
+				owner, nanos, localHandoff));
+	}
+
+	private Acquisition start(Acquisition acquisition) {
 		this.pending.add(acquisition);
 		acquisition.result().whenComplete((holds, ex) -> this.pending.remove(acquisition));
-		acquisition.start();
-		// a shutdown that began meanwhile may not have seen it among the pending ones
-		if (this.shutdown.isShuttingDown()) {
+		try {
+			acquisition.start();
+		}
+		catch (RuntimeException ex) {
+			// whatever it sent is taken back: the caller learns of the failure, ZooKeeper keeps no node
+			acquisition.cancel();
+			throw ex;
+		}
+		// a shutdown or close that began meanwhile may not have seen it among the pending ones
+		if (this.shutdown.isShuttingDown() || this.closed) {
 			acquisition.shutDown();
 		}
 		return acquisition;
+	}
+
+	/**
+	 * Start acquiring keys of a lock, as {@link #acquire} does, for a caller on
+	 * another thread: the nodes store the owner data that caller computed, not that
+	 * of the thread starting the acquisition.
+	 * @param callerOwnerData what {@link LockOwnerData#forCurrentThread()} gave on the
+	 * caller's thread
+	 * @return the started acquisition
+	 */
+	Acquisition acquireFor(byte @Nullable [] callerOwnerData, String name, LockMode mode, int permits,
+			List<Acquisition.Target> targets, @Nullable Duration timeout, boolean localHandoff) {
+		return acquire(name, mode, permits, targets, timeout, null, localHandoff, callerOwnerData);
 	}
 
 	// The attempt of one key: a place in this process's queue with local hand-off, else a node in the key's queue
@@ -245,6 +276,23 @@ final class LockEngine implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * Refuse a new acquisition once the engine is closed: it no longer follows the
+	 * connection, so it could not keep a lock safe, nor time the wait.
+	 * @param name the lock name
+	 */
+	void checkOpen(String name) {
+		if (this.closed) {
+			throw new LockException("Cannot acquire lock '" + name + "': its lock manager is closed, so it no longer "
+					+ "follows the ZooKeeper connection and could not keep the lock safe. Acquire through a lock "
+					+ "manager that is open");
+		}
+	}
+
+	boolean isClosed() {
+		return this.closed;
+	}
+
 	void checkStarted(String name) {
 		CuratorFrameworkState state = this.client.getState();
 		if (state != CuratorFrameworkState.STARTED) {
@@ -254,13 +302,17 @@ final class LockEngine implements AutoCloseable {
 	}
 
 	/**
-	 * Stop listening to the client and stop the timer. Locks still held stay held
+	 * Stop listening to the client and stop the timer, and end the waits under way,
+	 * as a shutdown does; no new acquisition starts. Locks still held stay held
 	 * until released or until the client closes; a lock kept for its minHold still
 	 * ends at its time if the client is still open (one shared with the
 	 * application), or with the client's session.
 	 */
 	@Override
 	public void close() {
+		this.closed = true;
+		// its timer stops below: a wait under way would never time out, nor its lock be kept safe
+		shutDownPending();
 		this.pauseGuard.close();
 		this.lossHandler.close();
 		this.reachability.close();

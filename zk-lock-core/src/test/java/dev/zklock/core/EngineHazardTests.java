@@ -1,0 +1,274 @@
+package dev.zklock.core;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import dev.zklock.LockException;
+import dev.zklock.LockHandle;
+import dev.zklock.LockRequest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Hazards of the engine's asynchronous and release paths: futures that never
+ * complete, waits without bound, user work on Curator's event thread, a pool per
+ * view, and owner data naming the wrong thread.
+ */
+class EngineHazardTests extends AbstractZooKeeperTests {
+
+	private final Queue<String> events = new ConcurrentLinkedQueue<>();
+
+	private final ExecutorService runner = Executors.newCachedThreadPool();
+
+	@AfterEach
+	void stopRunner() {
+		this.runner.shutdownNow();
+	}
+
+	@Test
+	void asyncAcquireStartedOnAClosedManagerFailsInsteadOfHanging() throws Exception {
+		LockRequest request = LockRequest.named("closing").timeout(Duration.ofSeconds(2)).build();
+		CountDownLatch gate = new CountDownLatch(1);
+		Executor gated = (task) -> this.runner.execute(() -> {
+			awaitQuietly(gate);
+			task.run();
+		});
+		CuratorLockManager closing = new CuratorLockManager(client, this.basePath, Duration.ofSeconds(30));
+		try (LockHandle held = otherManager().acquire(request)) {
+			assertThat(held.isAcquired()).isTrue();
+			AsyncLockManager async = closing.async(gated);
+			async.setInstrumentations(List.of(recording()));
+			CompletableFuture<AsyncLockHandle> result = async.acquire(request);
+			// closed after the checks of acquire, before its start runs on the executor
+			closing.close();
+			gate.countDown();
+			assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> result.get(10, TimeUnit.SECONDS))
+				.havingCause()
+				.isInstanceOf(LockException.class)
+				.withMessageContaining("'closing'")
+				.withMessageContaining("closed");
+			assertThat(this.events).containsExactly("failed LockException");
+			assertThat(ephemeralNodes()).hasSize(1);
+		}
+		assertThat(ephemeralNodes()).isEmpty();
+	}
+
+	@Test
+	void asyncWaitUnderWayWhenTheManagerClosesEndsWithItsNodeRemoved() throws Exception {
+		LockRequest request = LockRequest.named("closing-wait").timeout(Duration.ofSeconds(2)).build();
+		CuratorLockManager closing = new CuratorLockManager(client, this.basePath, Duration.ofSeconds(30));
+		try (LockHandle held = otherManager().acquire(request)) {
+			assertThat(held.isAcquired()).isTrue();
+			CompletableFuture<AsyncLockHandle> result = closing.async(null).acquire(request);
+			await().atMost(Duration.ofSeconds(10)).until(() -> closing.getRegistry().waitingCount() == 1);
+			// the close stops the timer that would have ended this wait after two seconds
+			closing.close();
+			assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> result.get(10, TimeUnit.SECONDS))
+				.havingCause()
+				.isInstanceOf(LockException.class)
+				.withMessageContaining("'closing-wait'");
+			await().atMost(Duration.ofSeconds(10)).until(() -> ephemeralNodes().size() == 1);
+		}
+	}
+
+	@Test
+	void asyncAcquireWhoseOwnerDataThrowsFailsWithLockException() throws Exception {
+		this.asyncManager.setOwnerData(() -> {
+			throw new IllegalStateException("owner data unavailable");
+		});
+		this.asyncManager.setInstrumentations(List.of(recording()));
+		CompletableFuture<AsyncLockHandle> result = this.asyncManager
+			.acquire(LockRequest.named("broken-owner").keys("7").build());
+		assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> result.get(10, TimeUnit.SECONDS))
+			.havingCause()
+			.isInstanceOf(LockException.class)
+			.withMessageContaining("'broken-owner'")
+			.withRootCauseInstanceOf(IllegalStateException.class);
+		assertThat(this.events).containsExactly("failed LockException");
+		assertThat(ephemeralNodes()).isEmpty();
+	}
+
+	@Test
+	void combinedReleaseCompletesWhenAReleaseFailsWithAnUnexpectedException() throws Exception {
+		IllegalStateException unexpected = new IllegalStateException("unexpected");
+		LockException expected = new LockException("Could not release lock 'orders' key '2'");
+		CompletableFuture<Void> all = HoldRelease.allReleased("orders", List.of(
+				CompletableFuture.failedFuture(unexpected), CompletableFuture.failedFuture(expected),
+				CompletableFuture.completedFuture(null)));
+		assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> all.get(10, TimeUnit.SECONDS))
+			.havingCause()
+			.isInstanceOf(LockException.class)
+			.withMessageContaining("'orders'")
+			.withCause(unexpected)
+			.satisfies((failure) -> assertThat(failure.getSuppressed()).containsExactly(expected));
+	}
+
+	@Test
+	void combinedReleaseCompletesWhenOneExceptionFailedTwoReleases() throws Exception {
+		LockException shared = new LockException("Could not release lock 'orders': connection lost");
+		CompletableFuture<Void> all = HoldRelease.allReleased("orders",
+				List.of(CompletableFuture.failedFuture(shared), CompletableFuture.failedFuture(shared)));
+		assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> all.get(10, TimeUnit.SECONDS))
+			.havingCause()
+			.isSameAs(shared);
+	}
+
+	@Test
+	void blockingReleaseWaitIsBoundedAndKeepsTheInterrupt() throws Exception {
+		CompletableFuture<Boolean> interruptKept = new CompletableFuture<>();
+		CompletableFuture<Throwable> failure = new CompletableFuture<>();
+		CountDownLatch waiting = new CountDownLatch(1);
+		Thread releaser = new Thread(() -> {
+			waiting.countDown();
+			try {
+				BlockingLocks.awaitRelease("orders", new CompletableFuture<>(), Duration.ofMillis(500));
+			}
+			catch (Throwable ex) {
+				failure.complete(ex);
+			}
+			interruptKept.complete(Thread.currentThread().isInterrupted());
+		}, "releaser");
+		releaser.setDaemon(true);
+		releaser.start();
+		waiting.await(10, TimeUnit.SECONDS);
+		releaser.interrupt();
+		assertThat(interruptKept.get(10, TimeUnit.SECONDS)).isTrue();
+		assertThat(failure.getNow(null)).isInstanceOf(LockException.class).hasMessageContaining("not confirmed");
+	}
+
+	@Test
+	void rejectedDeliveryNeverRunsOnCuratorsEventThreadAndGivesTheLockBack() throws Exception {
+		LockRequest request = LockRequest.named("rejected").timeout(Duration.ofSeconds(20)).build();
+		AtomicBoolean accepting = new AtomicBoolean(true);
+		Executor rejecting = (task) -> {
+			// the start is accepted, the delivery is not
+			if (!accepting.getAndSet(false)) {
+				throw new RejectedExecutionException("saturated");
+			}
+			this.runner.execute(task);
+		};
+		AsyncLockManager async = this.manager.async(rejecting);
+		CompletableFuture<String> continuationThread = new CompletableFuture<>();
+		CompletableFuture<AsyncLockHandle> result;
+		try (LockHandle held = otherManager().acquire(request)) {
+			assertThat(held.isAcquired()).isTrue();
+			result = async.acquire(request);
+			result.whenComplete((handle, ex) -> continuationThread.complete(Thread.currentThread().getName()));
+			await().atMost(Duration.ofSeconds(10)).until(() -> this.manager.getRegistry().waitingCount() == 1);
+		}
+		try {
+			assertThat(continuationThread.get(10, TimeUnit.SECONDS)).doesNotContain("EventThread");
+			assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> result.get(10, TimeUnit.SECONDS))
+				.havingCause()
+				.isInstanceOf(LockException.class)
+				.withMessageContaining("'rejected'")
+				.withMessageContaining("rejected");
+			await().atMost(Duration.ofSeconds(10)).until(() -> ephemeralNodes().isEmpty());
+			assertThat(this.manager.getRegistry().snapshot()).isEmpty();
+		}
+		finally {
+			result.thenAccept(AsyncLockHandle::release);
+		}
+	}
+
+	@Test
+	void rejectedReleaseDeliveryNeverRunsOnCuratorsEventThread() throws Exception {
+		AtomicBoolean accepting = new AtomicBoolean(true);
+		Executor rejecting = (task) -> {
+			if (!accepting.get()) {
+				throw new RejectedExecutionException("shut down");
+			}
+			this.runner.execute(task);
+		};
+		AsyncLockManager async = this.manager.async(rejecting);
+		AsyncLockHandle handle = async.acquire(LockRequest.named("rejected-release").build()).get(10, TimeUnit.SECONDS);
+		accepting.set(false);
+		CompletableFuture<String> continuationThread = new CompletableFuture<>();
+		CompletableFuture<Void> released = handle.release();
+		released.whenComplete((ignored, ex) -> continuationThread.complete(Thread.currentThread().getName()));
+		assertThat(continuationThread.get(10, TimeUnit.SECONDS)).doesNotContain("EventThread");
+		assertThat(released.get(10, TimeUnit.SECONDS)).isNull();
+		assertThat(ephemeralNodes()).isEmpty();
+	}
+
+	@Test
+	void asyncViewsWithoutAnExecutorShareOnePoolThatClosesWithTheManager() throws Exception {
+		CuratorLockManager shared = new CuratorLockManager(client, this.basePath, Duration.ofSeconds(30));
+		AsyncLockManager first = shared.async(null);
+		AsyncLockManager second = shared.async(null);
+		try {
+			assertThat(second.getExecutor()).isSameAs(first.getExecutor());
+			first.close();
+			// closing a view leaves the pool to the manager: the other view still works
+			AsyncLockHandle handle = second.acquire(LockRequest.named("shared").build()).get(10, TimeUnit.SECONDS);
+			assertThat(handle.isAcquired()).isTrue();
+			handle.release().get(10, TimeUnit.SECONDS);
+		}
+		finally {
+			shared.close();
+		}
+		assertThat(((ExecutorService) first.getExecutor()).isShutdown()).isTrue();
+	}
+
+	@Test
+	void asyncNodeOwnerDataNamesTheCallingThread() throws Exception {
+		LockRequest request = LockRequest.named("owners").keys("9").build();
+		CompletableFuture<CompletableFuture<AsyncLockHandle>> call = new CompletableFuture<>();
+		Thread caller = new Thread(() -> call.complete(this.asyncManager.acquire(request)), "order-worker-9");
+		caller.start();
+		AsyncLockHandle handle = call.get(10, TimeUnit.SECONDS).get(10, TimeUnit.SECONDS);
+		try {
+			String path = this.manager.pathFor("owners", "9");
+			List<String> nodes = client.getChildren().forPath(path);
+			assertThat(nodes).hasSize(1);
+			String data = new String(client.getData().forPath(path + "/" + nodes.get(0)), StandardCharsets.UTF_8);
+			assertThat(data).contains("\"thread\":\"order-worker-9\"");
+		}
+		finally {
+			handle.release().get(10, TimeUnit.SECONDS);
+		}
+	}
+
+	private LockInstrumentation recording() {
+		return (request) -> new LockInstrumentation.Acquisition() {
+
+			@Override
+			public void acquired(dev.zklock.LockContext lock) {
+				EngineHazardTests.this.events.add("acquired");
+			}
+
+			@Override
+			public void failed(Throwable failure) {
+				EngineHazardTests.this.events.add("failed " + failure.getClass().getSimpleName());
+			}
+
+		};
+	}
+
+	private static void awaitQuietly(CountDownLatch latch) {
+		try {
+			latch.await(30, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+}
