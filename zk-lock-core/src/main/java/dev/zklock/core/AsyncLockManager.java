@@ -3,6 +3,7 @@ package dev.zklock.core;
 import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
@@ -11,9 +12,14 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinWorkerThread;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import dev.zklock.LockException;
 import dev.zklock.LockRequest;
@@ -37,7 +43,7 @@ import dev.zklock.LockRequest;
  * outcome (a cancelled acquisition is reported as failed with a
  * {@link CancellationException}) and the release of each lock acquired.
  */
-public class AsyncLockManager implements AutoCloseable {
+public final class AsyncLockManager implements AutoCloseable {
 
 	private final LockEngine engine;
 
@@ -50,7 +56,13 @@ public class AsyncLockManager implements AutoCloseable {
 	// the shared view of a CuratorLockManager: its pool is the manager's to close
 	private final boolean sharedExecutor;
 
-	private final AsyncLocks locks;
+	private static final Logger logger = LoggerFactory.getLogger(AsyncLockManager.class);
+
+	private static final long FALLBACK_KEEP_ALIVE_SECONDS = 10;
+
+	// What the executor refused runs here, never on the caller's thread, which may be Curator's event thread;
+	// it never refuses, and has no thread while idle
+	private final ThreadPoolExecutor fallback;
 
 	private volatile Instrumentations instrumentations = Instrumentations.NONE;
 
@@ -99,7 +111,12 @@ public class AsyncLockManager implements AutoCloseable {
 			this.ownExecutor = own;
 			this.executor = own;
 		}
-		this.locks = new AsyncLocks(engine, this, this.executor);
+		this.fallback = new ThreadPoolExecutor(0, 1, FALLBACK_KEEP_ALIVE_SECONDS, TimeUnit.SECONDS,
+				new LinkedBlockingQueue<>(), (task) -> {
+					Thread thread = new Thread(task, "zk-lock-async-fallback");
+					thread.setDaemon(true);
+					return thread;
+				});
 	}
 
 	private static ExecutorService newExecutor() {
@@ -231,10 +248,7 @@ public class AsyncLockManager implements AutoCloseable {
 		Instrumentations.Acquisition instrumentation = this.instrumentations.start(request, true);
 		byte @Nullable [] ownerData;
 		try {
-			this.engine.checkStarted(request.name());
-			this.engine.checkOpen(request.name());
-			this.engine.shutdown().checkTakingLocks(request.name());
-			this.engine.holdTimers().checkHoldBounds(request);
+			this.engine.checkCanAcquire(request);
 		}
 		catch (LockException | IllegalArgumentException ex) {
 			instrumentation.failed(ex);
@@ -251,7 +265,7 @@ public class AsyncLockManager implements AutoCloseable {
 		}
 		CompletableFuture<AsyncLockHandle> result = new CompletableFuture<>();
 		try {
-			this.executor.execute(() -> this.locks.start(request, ownerData, instrumentation, result));
+			this.executor.execute(() -> start(request, ownerData, instrumentation, result));
 		}
 		catch (RejectedExecutionException ex) {
 			LockException failure = new LockException(
@@ -268,10 +282,6 @@ public class AsyncLockManager implements AutoCloseable {
 				: new LockException("Could not start acquiring lock '" + request.name() + "' in " + request.mode()
 						+ " mode: " + cause + "; nothing is held and no node was left in ZooKeeper. Check the "
 						+ "LockOwnerData set, if any, then try again", cause);
-	}
-
-	CompletableFuture<Void> release(AsyncLockHandle handle) {
-		return this.locks.release(handle);
 	}
 
 	/**
@@ -317,11 +327,149 @@ public class AsyncLockManager implements AutoCloseable {
 		}
 	}
 
-	// Results still to come are then delivered on a thread of AsyncLocks' own
+	// Results still to come are then delivered on the fallback thread
 	void closeExecutor() {
 		if (this.ownExecutor != null) {
 			this.ownExecutor.shutdown();
 		}
+	}
+
+	// ---- The asynchronous path: the acquisition, its delivery on the executor, and the release
+
+	/**
+	 * Acquire the request's keys, on the executor, and complete the result with a
+	 * handle there; a result cancelled meanwhile cancels the acquisition. The
+	 * result completes whatever happens, exceptionally when the acquisition could
+	 * not even start.
+	 * @param ownerData the owner data computed on the caller's thread
+	 */
+	private void start(LockRequest request, byte @Nullable [] ownerData, Instrumentations.Acquisition instrumentation,
+			CompletableFuture<AsyncLockHandle> result) {
+		List<String> keys = LockEngine.sortedKeys(request);
+		Acquisition acquisition;
+		try {
+			List<String> lockKeys = LockEngine.lockKeys(keys);
+			List<Acquisition.Target> targets = new ArrayList<>(lockKeys.size());
+			for (String key : lockKeys) {
+				targets.add(new Acquisition.Target(key, this.engine.pathFor(request.name(), key), null, 0));
+			}
+			acquisition = this.engine.acquireFor(ownerData, request.name(), request.mode(), request.permits(),
+					targets, request.timeout(), request.usesLocalHandoff());
+		}
+		catch (RuntimeException ex) {
+			// nothing is held and the engine took back what it sent: only the caller is left to tell
+			LockException failure = startFailure(request, ex);
+			instrumentation.failed(failure);
+			result.completeExceptionally(failure);
+			return;
+		}
+		acquisition.armTimer();
+		result.whenComplete((handle, ex) -> {
+			if (result.isCancelled() && acquisition.cancel()) {
+				instrumentation.failed(ex);
+			}
+		});
+		acquisition.result().whenComplete((holds, ex) -> {
+			try {
+				this.executor.execute(() -> deliver(request, keys, holds, ex, instrumentation, result));
+			}
+			catch (RejectedExecutionException rejected) {
+				this.fallback.execute(() -> refused(request, holds, ex, instrumentation, result, rejected));
+			}
+		});
+	}
+
+	private void deliver(LockRequest request, List<String> keys, @Nullable List<Hold> holds, @Nullable Throwable ex,
+			Instrumentations.Acquisition instrumentation, CompletableFuture<AsyncLockHandle> result) {
+		if (ex != null) {
+			fail(ex, instrumentation, result);
+			return;
+		}
+		AsyncLockHandle handle = new AsyncLockHandle(this, request.name(), keys, request.mode(),
+				(holds != null) ? holds : List.of(), holds != null, instrumentation);
+		if (holds == null) {
+			instrumentation.notAcquired();
+			result.complete(handle);
+			return;
+		}
+		this.engine.handOver(holds, request);
+		// reported before the caller can release it
+		instrumentation.acquired(handle);
+		if (!result.complete(handle)) {
+			handle.release();
+		}
+	}
+
+	// The executor refused the delivery: a lock taken goes back, as the work it was for cannot run there
+	private void refused(LockRequest request, @Nullable List<Hold> holds, @Nullable Throwable ex,
+			Instrumentations.Acquisition instrumentation, CompletableFuture<AsyncLockHandle> result,
+			RejectedExecutionException rejected) {
+		if (ex != null) {
+			fail(ex, instrumentation, result);
+			return;
+		}
+		if (holds != null) {
+			this.engine.release(holds);
+		}
+		logger.warn("Lock '{}' keys {}: the executor refused to run what follows the acquisition ({}); {}",
+				request.name(), request.keys().stream().map(KeyEncoder::abbreviate).toList(), rejected.toString(),
+				(holds != null) ? "the lock was released" : "it was not acquired");
+		LockException failure = new LockException("Lock '" + request.name() + "' could not be handed over: the "
+				+ "asynchronous lock manager's executor refused to run what follows (" + rejected + "), so "
+				+ ((holds != null) ? "the lock was released again" : "nothing is held") + ". Give the manager an "
+				+ "executor that accepts the work, or stop acquiring once it is shut down", rejected);
+		instrumentation.failed(failure);
+		result.completeExceptionally(failure);
+	}
+
+	private static void fail(Throwable ex, Instrumentations.Acquisition instrumentation,
+			CompletableFuture<AsyncLockHandle> result) {
+		Throwable cause = LockEngine.unwrap(ex);
+		if (!(cause instanceof CancellationException)) {
+			instrumentation.failed(cause);
+			result.completeExceptionally(cause);
+		}
+	}
+
+	/**
+	 * Release a handle's holds, telling its instrumentation, and complete on the
+	 * executor, or on a thread of the view's own when the executor refuses.
+	 */
+	CompletableFuture<Void> release(AsyncLockHandle handle) {
+		CompletableFuture<Void> released;
+		try {
+			released = this.engine.release(handle.holds());
+		}
+		catch (RuntimeException ex) {
+			released = CompletableFuture.failedFuture(ex);
+		}
+		CompletableFuture<Void> lingering = handle.lingering();
+		if (lingering != null) {
+			handle.instrumentation().releasedLingering(lingering);
+		}
+		else {
+			handle.instrumentation().released();
+		}
+		CompletableFuture<Void> result = new CompletableFuture<>();
+		released.whenComplete((ignored, ex) -> {
+			Runnable completion = () -> {
+				if (ex != null) {
+					Throwable cause = LockEngine.unwrap(ex);
+					result.completeExceptionally((cause instanceof LockException) ? cause
+							: new LockException("Could not release lock '" + handle.name() + "': " + cause, cause));
+				}
+				else {
+					result.complete(null);
+				}
+			};
+			try {
+				this.executor.execute(completion);
+			}
+			catch (RejectedExecutionException rejected) {
+				this.fallback.execute(completion);
+			}
+		});
+		return result;
 	}
 
 }

@@ -119,7 +119,9 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 			lose(entry, LockLossReason.SESSION_LOST);
 			return;
 		}
-		if (!this.connected && suspensionIsError()) {
+		// the flag follows the events on this handler's thread, which may not have seen CONNECTED yet: a grant came
+		// over a working connection, and a SUSPENDED still queued puts the lock in doubt when it is handled
+		if (!this.connected && !this.client.getZookeeperClient().isConnected() && suspensionIsError()) {
 			this.registry.transition(entry, HELD, LockState.IN_DOUBT);
 		}
 	}

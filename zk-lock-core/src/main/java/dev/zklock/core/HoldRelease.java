@@ -4,8 +4,15 @@ import org.jspecify.annotations.Nullable;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.imps.CuratorFrameworkState;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -15,7 +22,8 @@ import dev.zklock.LockLossReason;
 
 /**
  * How a {@link Hold} ends: released by its work, now or, within its
- * {@code minHold}, once that has passed ({@link HoldTimers}); or taken away from
+ * {@code minHold}, once that has passed (lingering, on this process's monotonic
+ * clock; those timers still run after the engine closes); or taken away from
  * its holder at shutdown, past its {@code maxHold} or on a revocation. A release
  * that ZooKeeper does not confirm is confirmed later by the
  * {@link ConnectionLossHandler}.
@@ -24,10 +32,38 @@ final class HoldRelease {
 
 	private static final Logger logger = LoggerFactory.getLogger(HoldRelease.class);
 
-	private final LockEngine engine;
+	private final CuratorFramework client;
 
-	HoldRelease(LockEngine engine) {
-		this.engine = engine;
+	private final LockRegistry registry;
+
+	private final LossAnnouncer losses;
+
+	private final ConnectionLossHandler lossHandler;
+
+	private final EngineTimer timer;
+
+	private final String basePath;
+
+	// timers that end the holds kept for their minHold; they still run after close
+	private final Set<ScheduledFuture<?>> lingers = ConcurrentHashMap.newKeySet();
+
+	/**
+	 * Create the release path of an engine.
+	 * @param client the client, for deletions
+	 * @param registry the registry of every hold
+	 * @param losses announces a hold taken away
+	 * @param lossHandler confirms a release ZooKeeper did not answer
+	 * @param timer ends the holds kept for their minHold
+	 * @param basePath the base path, for failure advice
+	 */
+	HoldRelease(CuratorFramework client, LockRegistry registry, LossAnnouncer losses, ConnectionLossHandler lossHandler,
+			EngineTimer timer, String basePath) {
+		this.client = client;
+		this.registry = registry;
+		this.losses = losses;
+		this.lossHandler = lossHandler;
+		this.timer = timer;
+		this.basePath = basePath;
 	}
 
 	/**
@@ -112,7 +148,7 @@ final class HoldRelease {
 		RegistryEntry entry = hold.entry();
 		entry.cancelCap();
 		MinHold minHold = entry.minHold();
-		if (minHold != null && this.engine.holdTimers().linger(hold, minHold)) {
+		if (minHold != null && linger(hold, minHold)) {
 			// the work is done; the node stays until the shortest hold has passed
 			return CompletableFuture.completedFuture(null);
 		}
@@ -126,7 +162,7 @@ final class HoldRelease {
 	 */
 	CompletableFuture<Void> releaseNow(Hold hold) {
 		RegistryEntry entry = hold.entry();
-		LockRegistry registry = this.engine.registry();
+		LockRegistry registry = this.registry;
 		if (entry.isAbandoned()) {
 			// taken away, its node deleted already: the loss was announced then
 			registry.remove(entry);
@@ -142,7 +178,7 @@ final class HoldRelease {
 			}
 			else {
 				registry.unconfirmed(entry);
-				this.engine.lossHandler().releaseFailed();
+				this.lossHandler.releaseFailed();
 			}
 			if (ex == null) {
 				if (logger.isDebugEnabled()) {
@@ -158,7 +194,7 @@ final class HoldRelease {
 					key, entry.mode(), entry.node().path(), cause);
 			throw new CompletionException(new LockException("Could not release lock '" + entry.name() + "' key '" + key
 					+ "' at " + entry.node().path() + ": " + cause + "; the lock is no longer held by this process "
-					+ "and its node is deleted in the background, " + FailureAdvice.forFailure(cause, this.engine.basePath()), cause));
+					+ "and its node is deleted in the background, " + FailureAdvice.forFailure(cause, this.basePath), cause));
 		});
 	}
 
@@ -176,9 +212,66 @@ final class HoldRelease {
 		// marked first: a release that comes now leaves the node to the deletion below
 		entry.abandon();
 		entry.cancelCap();
-		this.engine.losses().takeAway(entry, reason);
-		return (reason != LockLossReason.REVOKED) ? Nodes.delete(this.engine.client(), entry.node().path())
+		this.losses.takeAway(entry, reason);
+		return (reason != LockLossReason.REVOKED) ? Nodes.delete(this.client, entry.node().path())
 				: CompletableFuture.completedFuture(null);
+	}
+
+	/**
+	 * Keep a key its work released before its shortest hold had passed, and delete
+	 * its node once it has, on this process's monotonic clock.
+	 * @return whether it lingers; if not, it is to be released now
+	 */
+	boolean linger(Hold hold, MinHold minHold) {
+		RegistryEntry entry = hold.entry();
+		long remaining = minHold.remainingNanos();
+		if (remaining <= 0 || !this.registry.linger(entry, minHold)) {
+			return false;
+		}
+		ScheduledFuture<?> timer = this.timer.schedule(() -> endLinger(hold), remaining, TimeUnit.NANOSECONDS);
+		if (timer == null) {
+			// the engine is closed: no timer to end it later, so it ends now
+			return false;
+		}
+		this.lingers.add(timer);
+		minHold.ended().whenComplete((ignored, ex) -> this.lingers.remove(timer));
+		if (logger.isDebugEnabled()) {
+			logger.debug("Keeping lock '{}' key '{}' for another {} ms of its minHold", entry.name(),
+					KeyEncoder.abbreviate(entry.key()), TimeUnit.NANOSECONDS.toMillis(remaining));
+		}
+		return true;
+	}
+
+	// The shortest hold has passed: the node goes, through the usual release and its confirmation
+	private void endLinger(Hold hold) {
+		RegistryEntry entry = hold.entry();
+		if (entry.isRemoved()) {
+			// lost with its session meanwhile, or given up
+			return;
+		}
+		if (this.client.getState() != CuratorFrameworkState.STARTED) {
+			// the client closed, and its session with it: the node went then
+			logger.debug("Lock '{}' key '{}' ended with the session of the closed client", entry.name(),
+					KeyEncoder.abbreviate(entry.key()));
+			this.registry.remove(entry);
+			return;
+		}
+		releaseNow(hold).whenComplete((ignored, ex) -> {
+			// a failure is logged and confirmed later by the release path itself
+		});
+		MinHold minHold = entry.minHold();
+		if (minHold != null) {
+			// no longer held by this process, as for a release whose work waits for it
+			minHold.end();
+		}
+	}
+
+	/**
+	 * Whether a task of the engine's timer ends a lingering hold, and so still runs
+	 * after the engine closes.
+	 */
+	boolean isLinger(Runnable task) {
+		return this.lingers.contains(task);
 	}
 
 }

@@ -3,9 +3,11 @@ package dev.zklock.core;
 import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -17,6 +19,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
 
 import dev.zklock.LockException;
+import dev.zklock.LockRequest;
 import dev.zklock.annotation.LockMode;
 
 /**
@@ -66,11 +69,11 @@ final class LockEngine implements AutoCloseable {
 	// acquisitions under way, so that a shutdown can end their waits
 	private final Set<Acquisition> pending = ConcurrentHashMap.newKeySet();
 
-	private final HoldRelease releases = new HoldRelease(this);
+	private final HoldRelease releases;
 
-	private final HoldTimers holdTimers = new HoldTimers(this);
+	private final HoldTimers holdTimers;
 
-	private final ShutdownDrain shutdown = new ShutdownDrain(this.registry, this.releases, this::shutDownPending);
+	private final ShutdownDrain shutdown;
 
 	private final LockRevoker revoker;
 
@@ -93,6 +96,11 @@ final class LockEngine implements AutoCloseable {
 		// on the timer's thread: ending single tries sends background calls, never on Curator's event thread
 		this.reachability.start(this.timer);
 		this.revoker = new LockRevoker(client, this.paths);
+		this.releases = new HoldRelease(client, this.registry, this.losses, this.lossHandler, this.timer,
+				this.paths.basePath());
+		this.holdTimers = new HoldTimers(this.timer, this.releases,
+				new RevocationWatch(client, this.registry, this.timer, this.lossHandler, this.releases));
+		this.shutdown = new ShutdownDrain(this.registry, this.releases, this::shutDownPending);
 		this.cohorts = new LocalCohorts(client, this.timer, this::ownerData, this::pauseGuard, this.releases, this.losses);
 		this.acquisitionParts = new Acquisition.Parts(this.registry, this.lossHandler, this.reachability, this.timer,
 				this.releases, this::newAttempt, this.paths.basePath());
@@ -293,6 +301,44 @@ final class LockEngine implements AutoCloseable {
 		return this.closed;
 	}
 
+	/**
+	 * The keys of a request in the order every acquisition takes them, blocking or
+	 * asynchronous: sorted, each once, so that two requests for the same keys never
+	 * wait for each other in opposite orders.
+	 */
+	static List<String> sortedKeys(LockRequest request) {
+		return (request.keys().size() < 2) ? request.keys() : List.copyOf(new TreeSet<>(request.keys()));
+	}
+
+	/**
+	 * The keys to lock: the sorted keys, or the one {@code null} key of a lock
+	 * without keys.
+	 */
+	static List<String> lockKeys(List<String> sortedKeys) {
+		return sortedKeys.isEmpty() ? Collections.singletonList(null) : sortedKeys;
+	}
+
+	/**
+	 * Refuse a request that cannot start now, the same for blocking and
+	 * asynchronous callers: the client not started, the engine closed or shutting
+	 * down, or a {@code minHold} longer than the cap that applies.
+	 * @throws LockException or {@link IllegalArgumentException} for the request
+	 */
+	void checkCanAcquire(LockRequest request) {
+		checkStarted(request.name());
+		checkOpen(request.name());
+		this.shutdown.checkTakingLocks(request.name());
+		this.holdTimers.checkHoldBounds(request);
+	}
+
+	/**
+	 * Hand holds just acquired to their holder: their {@code maxHold},
+	 * {@code minHold} and revocation watch start now.
+	 */
+	void handOver(List<Hold> holds, LockRequest request) {
+		this.holdTimers.start(holds, request);
+	}
+
 	void checkStarted(String name) {
 		CuratorFrameworkState state = this.client.getState();
 		if (state != CuratorFrameworkState.STARTED) {
@@ -317,7 +363,7 @@ final class LockEngine implements AutoCloseable {
 		this.lossHandler.close();
 		this.reachability.close();
 		// the lingering holds still end at their time
-		this.timer.close(this.holdTimers::isLinger);
+		this.timer.close(this.releases::isLinger);
 	}
 
 	static Throwable unwrap(Throwable ex) {

@@ -13,6 +13,7 @@ import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.Watcher.Event.EventType;
 import org.apache.zookeeper.data.Stat;
+import org.apache.curator.framework.CuratorFramework;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,7 +57,15 @@ final class RevocationWatch {
 
 	private static final Logger logger = LoggerFactory.getLogger(RevocationWatch.class);
 
-	private final LockEngine engine;
+	private final CuratorFramework client;
+
+	private final LockRegistry registry;
+
+	private final EngineTimer timer;
+
+	private final ConnectionLossHandler lossHandler;
+
+	private final HoldRelease releases;
 
 	// holds waiting for their watch, first due first (a hold handed over late, or looked at again, is not last)
 	private final Queue<Due> queue = new PriorityBlockingQueue<>(16,
@@ -72,8 +81,13 @@ final class RevocationWatch {
 
 	private final AtomicLong examined = new AtomicLong();
 
-	RevocationWatch(LockEngine engine) {
-		this.engine = engine;
+	RevocationWatch(CuratorFramework client, LockRegistry registry, EngineTimer timer,
+			ConnectionLossHandler lossHandler, HoldRelease releases) {
+		this.client = client;
+		this.registry = registry;
+		this.timer = timer;
+		this.lossHandler = lossHandler;
+		this.releases = releases;
 	}
 
 	/**
@@ -98,7 +112,7 @@ final class RevocationWatch {
 		}
 		long now = System.nanoTime();
 		long delay = Math.max(first.nanos() - now, this.lastSweepNanos + SWEEP_NANOS - now);
-		if (this.engine.schedule(this::sweep, Math.max(0, delay), TimeUnit.NANOSECONDS) == null) {
+		if (this.timer.schedule(this::sweep, Math.max(0, delay), TimeUnit.NANOSECONDS) == null) {
 			// closed
 			this.sweepPending.set(false);
 		}
@@ -150,7 +164,7 @@ final class RevocationWatch {
 		}
 		LockNode node = entry.node();
 		try {
-			this.engine.client()
+			this.client
 				.getData()
 				.usingWatcher((Watcher) (event) -> watched(entry, event))
 				.inBackground((client, event) -> armed(entry, node, event))
@@ -191,7 +205,7 @@ final class RevocationWatch {
 
 	// on the loss handler's thread, in line with the connection events
 	private void gone(RegistryEntry entry) {
-		this.engine.lossHandler().execute(() -> revoked(entry));
+		this.lossHandler.execute(() -> revoked(entry));
 	}
 
 	/**
@@ -204,10 +218,10 @@ final class RevocationWatch {
 	 */
 	void revoked(RegistryEntry entry) {
 		if (entry.state() == LockState.IN_DOUBT) {
-			this.engine.lossHandler().nodeGone(entry);
+			this.lossHandler.nodeGone(entry);
 		}
 		else if (!entry.isAbandoned()) {
-			this.engine.releases().takeAway(entry, LockLossReason.REVOKED);
+			this.releases.takeAway(entry, LockLossReason.REVOKED);
 		}
 	}
 

@@ -138,7 +138,7 @@ class EngineHazardTests extends AbstractZooKeeperTests {
 		Thread releaser = new Thread(() -> {
 			waiting.countDown();
 			try {
-				BlockingLocks.awaitRelease("orders", new CompletableFuture<>(), Duration.ofMillis(500));
+				CuratorLockManager.awaitRelease("orders", new CompletableFuture<>(), Duration.ofMillis(500));
 			}
 			catch (Throwable ex) {
 				failure.complete(ex);
