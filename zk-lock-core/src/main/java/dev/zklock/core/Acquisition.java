@@ -154,7 +154,7 @@ final class Acquisition {
 		 * @param localHandoff whether it waits in this process's queue
 		 * @return the attempt
 		 */
-		NodeAttempt attempt(Target target, LockMode mode, int permits, byte @Nullable [] data, RegistryEntry entry,
+		NodeAttempt attempt(Target target, LockMode mode, int permits, byte @Nullable [] data, LockRegistry.Entry entry,
 				boolean tryOnce, boolean localHandoff);
 
 	}
@@ -188,7 +188,7 @@ final class Acquisition {
 	private void next() {
 		@Nullable Target target;
 		@Nullable NodeAttempt attempt;
-		@Nullable RegistryEntry entry;
+		LockRegistry.@Nullable Entry entry;
 		List<Hold> holds = null;
 		List<Hold> restart = null;
 		CompletableFuture<Void> confirmation = null;
@@ -256,11 +256,11 @@ final class Acquisition {
 		}
 		Target key = target;
 		NodeAttempt keyAttempt = attempt;
-		RegistryEntry keyEntry = entry;
+		LockRegistry.Entry keyEntry = entry;
 		keyAttempt.start().whenComplete((node, ex) -> keyDone(key, keyEntry, keyAttempt, node, ex));
 	}
 
-	private void keyDone(Target target, RegistryEntry entry, NodeAttempt attempt, @Nullable LockNode node,
+	private void keyDone(Target target, LockRegistry.Entry entry, NodeAttempt attempt, @Nullable LockNode node,
 			@Nullable Throwable ex) {
 		if (attempt.isAnswered()) {
 			this.parts.reachability().answered();

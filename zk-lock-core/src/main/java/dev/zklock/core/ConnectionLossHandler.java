@@ -114,7 +114,7 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 	 * it was being acquired.
 	 * @param entry the entry, just marked held
 	 */
-	void acquired(RegistryEntry entry) {
+	void acquired(LockRegistry.Entry entry) {
 		if (entry.epoch() != this.lossEpoch.get() && !isCurrentSession(entry.node())) {
 			lose(entry, LockLossReason.SESSION_LOST);
 			return;
@@ -161,7 +161,7 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 	 * A check after a pause found the node gone, or no longer ours.
 	 * @param entry the entry, held until now
 	 */
-	void nodeGone(RegistryEntry entry) {
+	void nodeGone(LockRegistry.Entry entry) {
 		lose(entry, LockLossReason.NODE_DELETED);
 	}
 
@@ -171,7 +171,7 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 		if (!suspensionIsError()) {
 			return;
 		}
-		for (RegistryEntry entry : this.registry.entries(HELD)) {
+		for (LockRegistry.Entry entry : this.registry.entries(HELD)) {
 			if (this.registry.transition(entry, HELD, LockState.IN_DOUBT) == null) {
 				continue;
 			}
@@ -192,10 +192,10 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 		this.connected = false;
 		this.connectionEpoch++;
 		this.lossEpoch.incrementAndGet();
-		for (RegistryEntry entry : this.registry.entries(RegistryEntry.OWNED)) {
+		for (LockRegistry.Entry entry : this.registry.entries(LockRegistry.Entry.OWNED)) {
 			lose(entry, LockLossReason.SESSION_LOST);
 		}
-		for (RegistryEntry entry : this.registry.entries(RELEASING)) {
+		for (LockRegistry.Entry entry : this.registry.entries(RELEASING)) {
 			// the node went with the session
 			this.registry.remove(entry);
 		}
@@ -204,7 +204,7 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 	private void reconnected() {
 		this.connected = true;
 		this.connectionEpoch++;
-		check(this.connectionEpoch, this.registry.entries(RegistryEntry.OWNED), this.registry.entries(RELEASING), 0);
+		check(this.connectionEpoch, this.registry.entries(LockRegistry.Entry.OWNED), this.registry.entries(RELEASING), 0);
 	}
 
 	/**
@@ -216,18 +216,18 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 	 * @param releases failed releases to confirm
 	 * @param attempt how many times these were tried before
 	 */
-	private void check(long epoch, List<RegistryEntry> holds, List<RegistryEntry> releases, int attempt) {
+	private void check(long epoch, List<LockRegistry.Entry> holds, List<LockRegistry.Entry> releases, int attempt) {
 		long session = currentSession();
 		if (session == 0) {
 			retry(epoch, holds, releases, attempt);
 			return;
 		}
 		// answers are taken on this thread, so these lists are only ever touched here
-		List<RegistryEntry> failedHolds = new ArrayList<>();
-		List<RegistryEntry> failedReleases = new ArrayList<>();
+		List<LockRegistry.Entry> failedHolds = new ArrayList<>();
+		List<LockRegistry.Entry> failedReleases = new ArrayList<>();
 		List<CompletableFuture<Void>> answers = new ArrayList<>();
-		for (RegistryEntry entry : holds) {
-			if (!RegistryEntry.OWNED.contains(entry.state())) {
+		for (LockRegistry.Entry entry : holds) {
+			if (!LockRegistry.Entry.OWNED.contains(entry.state())) {
 				// lost or released meanwhile
 				continue;
 			}
@@ -239,7 +239,7 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 			answers.add(send(entry, (callback) -> this.client.checkExists().inBackground(callback).forPath(node.path()),
 					(event) -> checked(entry, node, session, epoch, event), failedHolds));
 		}
-		for (RegistryEntry entry : releases) {
+		for (LockRegistry.Entry entry : releases) {
 			if (entry.state() != LockState.RELEASING || entry.isRemoved()) {
 				continue;
 			}
@@ -265,7 +265,7 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 	 * @return completes once answered, the entry added to the failures when the
 	 * answer says it could not be checked
 	 */
-	private CompletableFuture<Void> send(RegistryEntry entry, Call call, Answer answer, List<RegistryEntry> failures) {
+	private CompletableFuture<Void> send(LockRegistry.Entry entry, Call call, Answer answer, List<LockRegistry.Entry> failures) {
 		CompletableFuture<Void> answered = new CompletableFuture<>();
 		try {
 			call.send((c, event) -> execute(() -> {
@@ -285,7 +285,7 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 	}
 
 	// What could not be checked is checked again while connected; a connection event since leaves it to its checks
-	private void retry(long epoch, List<RegistryEntry> holds, List<RegistryEntry> releases, int attempt) {
+	private void retry(long epoch, List<LockRegistry.Entry> holds, List<LockRegistry.Entry> releases, int attempt) {
 		if (epoch != this.connectionEpoch || !this.connected) {
 			return;
 		}
@@ -303,7 +303,7 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 	}
 
 	// Whether the answer settles the hold: held again, or lost
-	private boolean checked(RegistryEntry entry, LockNode node, long session, long epoch, CuratorEvent event) {
+	private boolean checked(LockRegistry.Entry entry, LockNode node, long session, long epoch, CuratorEvent event) {
 		int code = event.getResultCode();
 		Stat stat = event.getStat();
 		if (code == KeeperException.Code.NONODE.intValue() || (code == KeeperException.Code.OK.intValue()
@@ -328,7 +328,7 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 	}
 
 	// Whether the answer confirms the release
-	private boolean deleted(RegistryEntry entry, LockNode node, CuratorEvent event) {
+	private boolean deleted(LockRegistry.Entry entry, LockNode node, CuratorEvent event) {
 		int code = event.getResultCode();
 		if (code != KeeperException.Code.OK.intValue() && code != KeeperException.Code.NONODE.intValue()) {
 			logger.debug("Could not confirm the release of lock '{}' key '{}' node {} ({}); trying again",
@@ -339,12 +339,12 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 		return true;
 	}
 
-	private void confirmed(RegistryEntry entry) {
+	private void confirmed(LockRegistry.Entry entry) {
 		logger.debug("Release of lock '{}' key '{}' confirmed", entry.name(), KeyEncoder.abbreviate(entry.key()));
 		this.registry.remove(entry);
 	}
 
-	private void lose(RegistryEntry entry, LockLossReason reason) {
+	private void lose(LockRegistry.Entry entry, LockLossReason reason) {
 		this.losses.lose(entry, reason);
 	}
 

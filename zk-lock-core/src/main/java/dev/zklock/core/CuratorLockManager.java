@@ -450,7 +450,7 @@ public final class CuratorLockManager implements LockManager, AutoCloseable {
 	// For a READ, the WRITE this thread holds on the same path, unless lost: a lost WRITE vouches for nothing
 	private static @Nullable Hold ownedWrite(@Nullable LockSlot slot, LockMode mode) {
 		Hold write = (mode == LockMode.READ && slot != null) ? slot.hold(LockMode.WRITE) : null;
-		return (write != null && RegistryEntry.OWNED.contains(write.entry().state())) ? write : null;
+		return (write != null && LockRegistry.Entry.OWNED.contains(write.entry().state())) ? write : null;
 	}
 
 	// A thread keeps its map, empty when idle: a plain HashMap pins no class of ours in pooled threads

@@ -12,19 +12,19 @@ import dev.zklock.annotation.LockMode;
  */
 final class Hold {
 
-	private final RegistryEntry entry;
+	private final LockRegistry.Entry entry;
 
 	private final NodeAttempt attempt;
 
 	private final PauseGuard pauseGuard;
 
-	Hold(RegistryEntry entry, NodeAttempt attempt, PauseGuard pauseGuard) {
+	Hold(LockRegistry.Entry entry, NodeAttempt attempt, PauseGuard pauseGuard) {
 		this.entry = entry;
 		this.attempt = attempt;
 		this.pauseGuard = pauseGuard;
 	}
 
-	RegistryEntry entry() {
+	LockRegistry.Entry entry() {
 		return this.entry;
 	}
 

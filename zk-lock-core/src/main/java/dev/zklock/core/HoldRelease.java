@@ -145,7 +145,7 @@ final class HoldRelease {
 	}
 
 	private CompletableFuture<Void> release(Hold hold) {
-		RegistryEntry entry = hold.entry();
+		LockRegistry.Entry entry = hold.entry();
 		entry.cancelCap();
 		MinHold minHold = entry.minHold();
 		if (minHold != null && linger(hold, minHold)) {
@@ -161,7 +161,7 @@ final class HoldRelease {
 	 * @return completes once ZooKeeper confirmed it
 	 */
 	CompletableFuture<Void> releaseNow(Hold hold) {
-		RegistryEntry entry = hold.entry();
+		LockRegistry.Entry entry = hold.entry();
 		LockRegistry registry = this.registry;
 		if (entry.isAbandoned()) {
 			// taken away, its node deleted already: the loss was announced then
@@ -171,7 +171,7 @@ final class HoldRelease {
 		// read before the transition: a local hand-off passes only a hold held for sure
 		boolean sound = entry.local() != null && hold.state() == LockState.HELD;
 		// a lost lock went with its session: nothing to confirm
-		boolean sessionGone = registry.transition(entry, RegistryEntry.OWNED, LockState.RELEASING) == null;
+		boolean sessionGone = registry.transition(entry, LockRegistry.Entry.OWNED, LockState.RELEASING) == null;
 		return hold.attempt().release(sound).handle((ignored, ex) -> {
 			if (ex == null || sessionGone) {
 				registry.remove(entry);
@@ -204,8 +204,8 @@ final class HoldRelease {
 	 * nothing. A {@link LockLossReason#REVOKED revoked} node is gone already.
 	 * @return completes once the node is confirmed gone
 	 */
-	CompletableFuture<Void> takeAway(RegistryEntry entry, LockLossReason reason) {
-		if (!RegistryEntry.OWNED.contains(entry.state()) || entry.isLingering()) {
+	CompletableFuture<Void> takeAway(LockRegistry.Entry entry, LockLossReason reason) {
+		if (!LockRegistry.Entry.OWNED.contains(entry.state()) || entry.isLingering()) {
 			// a kept hold has no work to stop: it ends at its time or with the session
 			return CompletableFuture.completedFuture(null);
 		}
@@ -223,7 +223,7 @@ final class HoldRelease {
 	 * @return whether it lingers; if not, it is to be released now
 	 */
 	boolean linger(Hold hold, MinHold minHold) {
-		RegistryEntry entry = hold.entry();
+		LockRegistry.Entry entry = hold.entry();
 		long remaining = minHold.remainingNanos();
 		if (remaining <= 0 || !this.registry.linger(entry, minHold)) {
 			return false;
@@ -244,7 +244,7 @@ final class HoldRelease {
 
 	// The shortest hold has passed: the node goes, through the usual release and its confirmation
 	private void endLinger(Hold hold) {
-		RegistryEntry entry = hold.entry();
+		LockRegistry.Entry entry = hold.entry();
 		if (entry.isRemoved()) {
 			// lost with its session meanwhile, or given up
 			return;

@@ -77,7 +77,7 @@ final class HoldTimers {
 			return;
 		}
 		for (Hold hold : holds) {
-			RegistryEntry entry = hold.entry();
+			LockRegistry.Entry entry = hold.entry();
 			ScheduledFuture<?> timer = this.timer.schedule(
 					() -> this.releases.takeAway(entry, LockLossReason.MAX_HOLD_EXCEEDED), cap.toNanos(),
 					TimeUnit.NANOSECONDS);

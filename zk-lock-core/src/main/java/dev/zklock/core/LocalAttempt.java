@@ -22,7 +22,7 @@ final class LocalAttempt implements NodeAttempt {
 
 	private final LockMode mode;
 
-	private final RegistryEntry entry;
+	private final LockRegistry.Entry entry;
 
 	private final boolean tryOnce;
 
@@ -34,7 +34,7 @@ final class LocalAttempt implements NodeAttempt {
 	private volatile @Nullable LocalCohort cohort;
 
 
-	LocalAttempt(LocalCohorts cohorts, String path, LockMode mode, RegistryEntry entry, boolean tryOnce) {
+	LocalAttempt(LocalCohorts cohorts, String path, LockMode mode, LockRegistry.Entry entry, boolean tryOnce) {
 		this.cohorts = cohorts;
 		this.path = path;
 		this.mode = mode;
@@ -54,7 +54,7 @@ final class LocalAttempt implements NodeAttempt {
 		this.cohort = joined;
 	}
 
-	RegistryEntry entry() {
+	LockRegistry.Entry entry() {
 		return this.entry;
 	}
 

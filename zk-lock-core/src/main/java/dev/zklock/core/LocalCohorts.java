@@ -108,7 +108,7 @@ final class LocalCohorts {
 	 * An attempt that waits in this process's queue for the key and holds with the
 	 * tenure's node.
 	 */
-	LocalAttempt attempt(Acquisition.Target target, LockMode mode, RegistryEntry entry, boolean tryOnce) {
+	LocalAttempt attempt(Acquisition.Target target, LockMode mode, LockRegistry.Entry entry, boolean tryOnce) {
 		return new LocalAttempt(this, target.path(), mode, entry, tryOnce);
 	}
 
@@ -147,7 +147,7 @@ final class LocalCohorts {
 	/**
 	 * Whether a holder still holds for sure: not in doubt, not suspect after a pause.
 	 */
-	boolean isSound(RegistryEntry entry) {
+	boolean isSound(LockRegistry.Entry entry) {
 		return entry.state() == LockState.HELD && !this.pauseGuard.get().inDoubt(entry);
 	}
 
@@ -155,7 +155,7 @@ final class LocalCohorts {
 	 * End a local holder's hold with its tenure: taken away for a take-away, lost
 	 * otherwise.
 	 */
-	void takeAway(RegistryEntry entry, LockLossReason reason) {
+	void takeAway(LockRegistry.Entry entry, LockLossReason reason) {
 		if (reason == LockLossReason.MAX_HOLD_EXCEEDED || reason == LockLossReason.SHUTDOWN
 				|| reason == LockLossReason.REVOKED) {
 			this.releases.takeAway(entry, reason);

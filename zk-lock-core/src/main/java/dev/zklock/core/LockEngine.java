@@ -238,7 +238,7 @@ final class LockEngine implements AutoCloseable {
 
 	// The attempt of one key: a place in this process's queue with local hand-off, else a node in the key's queue
 	private NodeAttempt newAttempt(Acquisition.Target target, LockMode mode, int permits, byte @Nullable [] data,
-			RegistryEntry entry, boolean tryOnce, boolean localHandoff) {
+			LockRegistry.Entry entry, boolean tryOnce, boolean localHandoff) {
 		if (localHandoff) {
 			return this.cohorts.attempt(target, mode, entry, tryOnce);
 		}

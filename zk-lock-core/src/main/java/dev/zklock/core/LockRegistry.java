@@ -1,11 +1,16 @@
 package dev.zklock.core;
 
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
 
 import org.jspecify.annotations.Nullable;
 
@@ -24,10 +29,17 @@ import dev.zklock.annotation.LockMode;
  * or to {@link LockState#LOST}; and to {@link LockState#RELEASING} when its thread
  * releases it. It leaves the registry once the release is confirmed or the
  * session is known to be gone.
+ * <p>
+ * Each {@link Entry} is the registry's record of one key: its state changes only
+ * here, under the entry's own lock and together with the counters ({@link #held},
+ * {@link #transition}, {@link #lose}, {@link #deliver}, {@link #remove},
+ * {@link #linger}, {@link #unconfirmed}); what the engine times and watches for
+ * the hold (its cap, minHold, revocation watch and pause epoch) the entry keeps
+ * itself.
  */
 public final class LockRegistry {
 
-	private final Set<RegistryEntry> entries = ConcurrentHashMap.newKeySet();
+	private final Set<Entry> entries = ConcurrentHashMap.newKeySet();
 
 	// one counter per state, by ordinal
 	private final AtomicInteger[] counts = new AtomicInteger[LockState.values().length];
@@ -47,7 +59,7 @@ public final class LockRegistry {
 	 */
 	public List<LockInfo> snapshot() {
 		List<LockInfo> result = new ArrayList<>(this.entries.size());
-		for (RegistryEntry entry : this.entries) {
+		for (Entry entry : this.entries) {
 			result.add(entry.toInfo());
 		}
 		return result;
@@ -94,15 +106,15 @@ public final class LockRegistry {
 		return this.counts[state.ordinal()].get();
 	}
 
-	RegistryEntry waiting(String name, @Nullable String key, String path, LockMode mode, @Nullable Thread thread, long epoch,
+	Entry waiting(String name, @Nullable String key, String path, LockMode mode, @Nullable Thread thread, long epoch,
 			long pauseEpoch) {
-		RegistryEntry entry = new RegistryEntry(name, key, path, mode, thread, epoch, pauseEpoch);
+		Entry entry = new Entry(name, key, path, mode, thread, epoch, pauseEpoch);
 		this.counts[LockState.WAITING.ordinal()].incrementAndGet();
 		this.entries.add(entry);
 		return entry;
 	}
 
-	void held(RegistryEntry entry, LockNode node) {
+	void held(Entry entry, LockNode node) {
 		entry.lock.lock();
 		try {
 			entry.node = node;
@@ -120,7 +132,7 @@ public final class LockRegistry {
 	 * states.
 	 * @return the state it left, or {@code null} when nothing changed
 	 */
-	@Nullable LockState transition(RegistryEntry entry, Set<LockState> from, LockState to) {
+	@Nullable LockState transition(Entry entry, Set<LockState> from, LockState to) {
 		entry.lock.lock();
 		try {
 			if (entry.removed || !from.contains(entry.state)) {
@@ -140,10 +152,10 @@ public final class LockRegistry {
 	 * entry was handed to its holder, while the thread cannot be releasing it.
 	 * @return what was lost
 	 */
-	Loss lose(RegistryEntry entry, LockLossReason reason, boolean interrupt) {
+	Loss lose(Entry entry, LockLossReason reason, boolean interrupt) {
 		entry.lock.lock();
 		try {
-			if (entry.removed || !RegistryEntry.OWNED.contains(entry.state)) {
+			if (entry.removed || !Entry.OWNED.contains(entry.state)) {
 				return Loss.NONE;
 			}
 			MinHold minHold = entry.minHold;
@@ -171,10 +183,10 @@ public final class LockRegistry {
 	 * Hand a held key to its holder, unless it was lost meanwhile.
 	 * @return whether it is still held or in doubt
 	 */
-	boolean deliver(RegistryEntry entry) {
+	boolean deliver(Entry entry) {
 		entry.lock.lock();
 		try {
-			entry.delivered = RegistryEntry.OWNED.contains(entry.state) && !entry.removed;
+			entry.delivered = Entry.OWNED.contains(entry.state) && !entry.removed;
 			return entry.delivered;
 		}
 		finally {
@@ -182,7 +194,7 @@ public final class LockRegistry {
 		}
 	}
 
-	void remove(RegistryEntry entry) {
+	void remove(Entry entry) {
 		entry.lock.lock();
 		try {
 			if (!entry.removed && this.entries.remove(entry)) {
@@ -205,10 +217,10 @@ public final class LockRegistry {
 	 * and no longer holds up a shutdown, which has no work of it to wait for.
 	 * @return whether it lingers: held or in doubt, not taken away meanwhile
 	 */
-	boolean linger(RegistryEntry entry, MinHold minHold) {
+	boolean linger(Entry entry, MinHold minHold) {
 		entry.lock.lock();
 		try {
-			if (entry.removed || entry.abandoned || !RegistryEntry.OWNED.contains(entry.state)) {
+			if (entry.removed || entry.abandoned || !Entry.OWNED.contains(entry.state)) {
 				return false;
 			}
 			minHold.linger();
@@ -239,7 +251,7 @@ public final class LockRegistry {
 	 * A release failed: the entry stays {@link LockState#RELEASING} until a
 	 * reconnection confirms it, and no longer holds up a shutdown.
 	 */
-	void unconfirmed(RegistryEntry entry) {
+	void unconfirmed(Entry entry) {
 		entry.unconfirmed = true;
 		checkSettled();
 	}
@@ -252,17 +264,17 @@ public final class LockRegistry {
 		}
 	}
 
-	private static boolean isSettled(RegistryEntry entry) {
+	private static boolean isSettled(Entry entry) {
 		return (entry.state == LockState.RELEASING && entry.unconfirmed)
-				|| (entry.isLingering() && RegistryEntry.OWNED.contains(entry.state));
+				|| (entry.isLingering() && Entry.OWNED.contains(entry.state));
 	}
 
 	/**
 	 * The tracked entries in the given states.
 	 */
-	List<RegistryEntry> entries(Set<LockState> states) {
-		List<RegistryEntry> result = new ArrayList<>();
-		for (RegistryEntry entry : this.entries) {
+	List<Entry> entries(Set<LockState> states) {
+		List<Entry> result = new ArrayList<>();
+		for (Entry entry : this.entries) {
 			if (states.contains(entry.state)) {
 				result.add(entry);
 			}
@@ -270,7 +282,7 @@ public final class LockRegistry {
 		return result;
 	}
 
-	private void move(RegistryEntry entry, LockState to) {
+	private void move(Entry entry, LockState to) {
 		this.counts[entry.state.ordinal()].decrementAndGet();
 		entry.state = to;
 		this.counts[to.ordinal()].incrementAndGet();
@@ -289,6 +301,255 @@ public final class LockRegistry {
 
 		/** A key of an acquisition still under way, which starts over. */
 		OF_PENDING
+
+	}
+
+	/**
+	 * One lock a registry tracks; identity is the entry itself. The state
+	 * changes under the entry's {@link #lock}, only ever for an instant, and only
+	 * through the registry, which keeps its counters with it. The thread is {@code null} for an
+	 * asynchronous lock. Besides its state, an entry carries what the engine times and
+	 * watches for its hold: the maxHold cap, the minHold, the revocation watch and the
+	 * pause epoch last confirmed.
+	 */
+	static final class Entry {
+
+		// fields without 'private' are the registry's to read and change, under the entry's lock
+
+		static final Set<LockState> OWNED = EnumSet.of(LockState.HELD, LockState.IN_DOUBT);
+
+		// The thread name an asynchronous lock is shown with
+		private static final String ASYNC = "async";
+
+		private final String name;
+
+		private final @Nullable String key;
+
+		private final String path;
+
+		private final LockMode mode;
+
+		final @Nullable Thread thread;
+
+		private final String threadName;
+
+		private final long epoch;
+
+		// not a monitor: a virtual thread blocked on a monitor pins its carrier on Java 21 to 23
+		final ReentrantLock lock = new ReentrantLock();
+
+		// when it was granted, for display; sinceNanos times how long it has been held
+		volatile long sinceMillis = System.currentTimeMillis();
+
+		volatile long sinceNanos = System.nanoTime();
+
+		volatile LockState state = LockState.WAITING;
+
+		volatile @Nullable LockNode node;
+
+		volatile @Nullable LockLossReason lossReason;
+
+		boolean removed;
+
+		// its release failed and awaits confirmation after a reconnection
+		volatile boolean unconfirmed;
+
+		// handed to its holder; until then it belongs to an acquisition that may still start over
+		boolean delivered;
+
+		// given up at shutdown, past its cap or revoked: its node is deleted already, so a later release has nothing to do
+		volatile boolean abandoned;
+
+		// takes the lock away when it is held longer than its cap
+		private volatile @Nullable ScheduledFuture<?> capTimer;
+
+		// the shortest hold, null for none
+		volatile @Nullable MinHold minHold;
+
+		// handed to its holder: its node is to be watched for a revocation once held a while
+		private volatile boolean wantsWatch;
+
+		// its revocation watch is set or being set; changed by the one sweep thread, reset on a failure
+		private volatile boolean watching;
+
+		// the pause epoch as of the acquisition's start or ZooKeeper's last confirmation
+		private volatile long confirmedEpoch;
+
+		private final AtomicBoolean confirming = new AtomicBoolean();
+
+		// a holder with local hand-off: its attempt, told of the loss so that its tenure ends
+		private volatile @Nullable LocalAttempt local;
+
+		Entry(String name, @Nullable String key, String path, LockMode mode, @Nullable Thread thread, long epoch,
+				long pauseEpoch) {
+			this.name = name;
+			this.key = key;
+			this.path = path;
+			this.mode = mode;
+			this.thread = thread;
+			this.threadName = (thread != null) ? thread.getName() : ASYNC;
+			this.epoch = epoch;
+			this.confirmedEpoch = pauseEpoch;
+		}
+
+		@Nullable LocalAttempt local() {
+			return this.local;
+		}
+
+		void local(LocalAttempt attempt) {
+			this.local = attempt;
+		}
+
+		boolean isRemoved() {
+			this.lock.lock();
+			try {
+				return this.removed;
+			}
+			finally {
+				this.lock.unlock();
+			}
+		}
+
+		boolean isAbandoned() {
+			return this.abandoned;
+		}
+
+		void abandon() {
+			this.abandoned = true;
+		}
+
+		void capTimer(ScheduledFuture<?> timer) {
+			this.capTimer = timer;
+		}
+
+		@Nullable MinHold minHold() {
+			return this.minHold;
+		}
+
+		void minHold(MinHold minHold) {
+			this.minHold = minHold;
+		}
+
+		/**
+		 * Whether its work released it before its shortest hold had passed, so it is
+		 * kept until then.
+		 */
+		boolean isLingering() {
+			MinHold held = this.minHold;
+			return held != null && held.isLingering();
+		}
+
+		void cancelCap() {
+			ScheduledFuture<?> timer = this.capTimer;
+			if (timer != null) {
+				timer.cancel(false);
+			}
+		}
+
+		void wantWatch() {
+			this.wantsWatch = true;
+		}
+
+		boolean wantsWatch() {
+			return this.wantsWatch && !this.watching;
+		}
+
+		void startWatching() {
+			this.watching = true;
+		}
+
+		void stopWatching() {
+			this.watching = false;
+		}
+
+		long sinceMillis() {
+			return this.sinceMillis;
+		}
+
+		long sinceNanos() {
+			return this.sinceNanos;
+		}
+
+		long confirmedEpoch() {
+			return this.confirmedEpoch;
+		}
+
+		void confirmedEpoch(long pauseEpoch) {
+			this.confirmedEpoch = pauseEpoch;
+		}
+
+		/**
+		 * Claim the one confirmation round trip of this entry.
+		 * @return whether none was under way
+		 */
+		boolean startConfirming() {
+			return this.confirming.compareAndSet(false, true);
+		}
+
+		void stopConfirming() {
+			this.confirming.set(false);
+		}
+
+		String name() {
+			return this.name;
+		}
+
+		@Nullable String key() {
+			return this.key;
+		}
+
+		LockMode mode() {
+			return this.mode;
+		}
+
+		@Nullable Thread thread() {
+			return this.thread;
+		}
+
+		String threadName() {
+			return this.threadName;
+		}
+
+		long epoch() {
+			return this.epoch;
+		}
+
+		LockState state() {
+			return this.state;
+		}
+
+		/**
+		 * The node of a held entry (not of one still waiting).
+		 */
+		LockNode node() {
+			LockNode held = this.node;
+			if (held == null) {
+				throw new IllegalStateException("Lock '" + this.name + "' has no node yet: it is " + this.state);
+			}
+			return held;
+		}
+
+		@Nullable LockLossReason lossReason() {
+			return this.lossReason;
+		}
+
+		long fencingToken() {
+			LockNode held = this.node;
+			return (held != null) ? held.czxid() : 0;
+		}
+
+		// Under the entry's lock, as held() sets node and state: a HELD entry always has its token
+		LockInfo toInfo() {
+			this.lock.lock();
+			try {
+				return new LockInfo(this.name, this.key, this.path, this.mode, this.threadName,
+						(this.thread != null) ? this.thread.getId() : 0,
+						Instant.ofEpochMilli(this.sinceMillis), this.state, fencingToken(), isLingering());
+			}
+			finally {
+				this.lock.unlock();
+			}
+		}
 
 	}
 

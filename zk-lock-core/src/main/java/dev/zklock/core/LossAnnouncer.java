@@ -47,7 +47,7 @@ final class LossAnnouncer {
 	 * @param reason why
 	 * @return whether it was held or in doubt until now
 	 */
-	boolean takeAway(RegistryEntry entry, LockLossReason reason) {
+	boolean takeAway(LockRegistry.Entry entry, LockLossReason reason) {
 		LockRegistry.Loss loss = this.registry.lose(entry, reason, this.interruptOnLoss);
 		endTenure(entry, loss, reason);
 		if (loss != LockRegistry.Loss.OF_HOLDER) {
@@ -80,7 +80,7 @@ final class LossAnnouncer {
 	 * @param entry the entry
 	 * @param reason why
 	 */
-	void lose(RegistryEntry entry, LockLossReason reason) {
+	void lose(LockRegistry.Entry entry, LockLossReason reason) {
 		LockRegistry.Loss loss = this.registry.lose(entry, reason, this.interruptOnLoss);
 		endTenure(entry, loss, reason);
 		if (loss == LockRegistry.Loss.OF_PENDING) {
@@ -96,14 +96,14 @@ final class LossAnnouncer {
 	}
 
 	// A local holder's loss ends its tenure for the other local holders too
-	private static void endTenure(RegistryEntry entry, LockRegistry.Loss loss, LockLossReason reason) {
+	private static void endTenure(LockRegistry.Entry entry, LockRegistry.Loss loss, LockLossReason reason) {
 		LocalAttempt local = entry.local();
 		if (local != null && loss != LockRegistry.Loss.NONE) {
 			local.lost(reason);
 		}
 	}
 
-	private void tellListeners(RegistryEntry entry, LockLossReason reason) {
+	private void tellListeners(LockRegistry.Entry entry, LockLossReason reason) {
 		LockInfo info = entry.toInfo();
 		for (LockLossListener listener : this.listeners) {
 			try {
@@ -115,7 +115,7 @@ final class LossAnnouncer {
 		}
 	}
 
-	private static String describe(RegistryEntry entry) {
+	private static String describe(LockRegistry.Entry entry) {
 		String lock = "'" + entry.name() + "' key '" + KeyEncoder.abbreviate(entry.key()) + "'";
 		return (entry.thread() != null) ? "Lock " + lock + " held by thread '" + entry.threadName() + "'"
 				: "Asynchronous lock " + lock;

@@ -49,7 +49,7 @@ final class PauseGuard {
 	private final @Nullable ConnectionLossHandler lossHandler;
 
 	// entries in doubt whose confirmation is claimed but not sent yet
-	private final Queue<RegistryEntry> pending = new ConcurrentLinkedQueue<>();
+	private final Queue<LockRegistry.Entry> pending = new ConcurrentLinkedQueue<>();
 
 	private final Runnable dispatcher = this::dispatch;
 
@@ -88,7 +88,7 @@ final class PauseGuard {
 	 * @param entry a held entry
 	 * @return whether it must not count as held now
 	 */
-	boolean inDoubt(RegistryEntry entry) {
+	boolean inDoubt(LockRegistry.Entry entry) {
 		if (this.detector == null) {
 			return false;
 		}
@@ -100,7 +100,7 @@ final class PauseGuard {
 	}
 
 	// the last tick first: the ticker counts a pause before it records the tick that ends it
-	private boolean isSuspect(RegistryEntry entry) {
+	private boolean isSuspect(LockRegistry.Entry entry) {
 		PauseDetector pauses = detector();
 		return pauses.silentLongerThan(safeSilenceNanos()) || pauses.pauseEpoch() != entry.confirmedEpoch();
 	}
@@ -120,7 +120,7 @@ final class PauseGuard {
 		}
 		List<CompletableFuture<Void>> confirmations = new ArrayList<>();
 		for (Hold hold : holds) {
-			RegistryEntry entry = hold.entry();
+			LockRegistry.Entry entry = hold.entry();
 			if (isSuspect(entry) && entry.startConfirming()) {
 				confirmations.add(sendConfirmation(entry));
 			}
@@ -137,7 +137,7 @@ final class PauseGuard {
 	}
 
 	// One round trip at a time per entry; the check only queues it (see the class comment)
-	private void confirm(RegistryEntry entry) {
+	private void confirm(LockRegistry.Entry entry) {
 		if (entry.startConfirming()) {
 			this.pending.offer(entry);
 		}
@@ -149,20 +149,20 @@ final class PauseGuard {
 			return;
 		}
 		// the lock manager is closed: nothing will confirm them
-		for (RegistryEntry entry = this.pending.poll(); entry != null; entry = this.pending.poll()) {
+		for (LockRegistry.Entry entry = this.pending.poll(); entry != null; entry = this.pending.poll()) {
 			entry.stopConfirming();
 		}
 	}
 
 	// on the loss handler's thread
 	private void sendPending() {
-		for (RegistryEntry entry = this.pending.poll(); entry != null; entry = this.pending.poll()) {
+		for (LockRegistry.Entry entry = this.pending.poll(); entry != null; entry = this.pending.poll()) {
 			sendConfirmation(entry);
 		}
 	}
 
 	// sync, so that the read is not stale, then exists on our node; completes once answered or failed
-	private CompletableFuture<Void> sendConfirmation(RegistryEntry entry) {
+	private CompletableFuture<Void> sendConfirmation(LockRegistry.Entry entry) {
 		CompletableFuture<Void> done = new CompletableFuture<>();
 		long epoch = detector().pauseEpoch();
 		LockNode node = entry.node();
@@ -186,7 +186,7 @@ final class PauseGuard {
 		return done;
 	}
 
-	private static void notConfirmed(RegistryEntry entry, LockNode node, Exception ex,
+	private static void notConfirmed(LockRegistry.Entry entry, LockNode node, Exception ex,
 			CompletableFuture<Void> done) {
 		entry.stopConfirming();
 		logger.debug("Could not confirm lock '{}' key '{}' node {} after a pause", entry.name(),
@@ -194,7 +194,7 @@ final class PauseGuard {
 		done.complete(null);
 	}
 
-	private void confirmed(RegistryEntry entry, LockNode node, long epoch, int code, @Nullable Stat stat) {
+	private void confirmed(LockRegistry.Entry entry, LockNode node, long epoch, int code, @Nullable Stat stat) {
 		try {
 			if (code == KeeperException.Code.OK.intValue() && stat != null && stat.getCzxid() == node.czxid()
 					&& stat.getEphemeralOwner() == node.session()) {

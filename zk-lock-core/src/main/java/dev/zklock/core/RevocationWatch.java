@@ -97,7 +97,7 @@ final class RevocationWatch {
 	 */
 	void arm(List<Hold> holds) {
 		for (Hold hold : holds) {
-			RegistryEntry entry = hold.entry();
+			LockRegistry.Entry entry = hold.entry();
 			entry.wantWatch();
 			this.queue.offer(new Due(entry, entry.sinceNanos() + ARM_DELAY_NANOS));
 		}
@@ -132,7 +132,7 @@ final class RevocationWatch {
 		scheduleSweep();
 	}
 
-	private void due(RegistryEntry entry, long now) {
+	private void due(LockRegistry.Entry entry, long now) {
 		if (!entry.wantsWatch()) {
 			// watched already
 			return;
@@ -158,8 +158,8 @@ final class RevocationWatch {
 	}
 
 	// getData rather than exists: on a node that is gone already it leaves no watch behind
-	private void watch(RegistryEntry entry) {
-		if (!RegistryEntry.OWNED.contains(entry.state()) || entry.isAbandoned()) {
+	private void watch(LockRegistry.Entry entry) {
+		if (!LockRegistry.Entry.OWNED.contains(entry.state()) || entry.isAbandoned()) {
 			return;
 		}
 		LockNode node = entry.node();
@@ -176,7 +176,7 @@ final class RevocationWatch {
 		}
 	}
 
-	private void armed(RegistryEntry entry, LockNode node, CuratorEvent event) {
+	private void armed(LockRegistry.Entry entry, LockNode node, CuratorEvent event) {
 		Stat stat = event.getStat();
 		if (event.getResultCode() == KeeperException.Code.NONODE.intValue()
 				|| (Nodes.isOk(event) && stat != null && stat.getCzxid() != node.czxid())) {
@@ -193,7 +193,7 @@ final class RevocationWatch {
 		}
 	}
 
-	private void watched(RegistryEntry entry, WatchedEvent event) {
+	private void watched(LockRegistry.Entry entry, WatchedEvent event) {
 		if (event.getType() == EventType.NodeDeleted) {
 			gone(entry);
 		}
@@ -204,7 +204,7 @@ final class RevocationWatch {
 	}
 
 	// on the loss handler's thread, in line with the connection events
-	private void gone(RegistryEntry entry) {
+	private void gone(LockRegistry.Entry entry) {
 		this.lossHandler.execute(() -> revoked(entry));
 	}
 
@@ -216,7 +216,7 @@ final class RevocationWatch {
 	 * release at the same moment as a revocation either finds the entry abandoned
 	 * (quiet) or leaves it releasing (nothing announced).
 	 */
-	void revoked(RegistryEntry entry) {
+	void revoked(LockRegistry.Entry entry) {
 		if (entry.state() == LockState.IN_DOUBT) {
 			this.lossHandler.nodeGone(entry);
 		}
@@ -228,7 +228,7 @@ final class RevocationWatch {
 	/**
 	 * A hold and when it is due for its watch, by {@link System#nanoTime()}.
 	 */
-	private record Due(RegistryEntry entry, long nanos) {
+	private record Due(LockRegistry.Entry entry, long nanos) {
 
 	}
 

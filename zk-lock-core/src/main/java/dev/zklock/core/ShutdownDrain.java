@@ -96,7 +96,7 @@ final class ShutdownDrain {
 		}
 		List<CompletableFuture<Void>> deletions = new ArrayList<>();
 		int givenUp = 0;
-		for (RegistryEntry entry : registry.entries(RegistryEntry.OWNED)) {
+		for (LockRegistry.Entry entry : registry.entries(LockRegistry.Entry.OWNED)) {
 			if (entry.isLingering()) {
 				// its work is done: kept for its minHold, it ends at its time or with the session
 				continue;
@@ -104,7 +104,7 @@ final class ShutdownDrain {
 			deletions.add(this.releases.takeAway(entry, LockLossReason.SHUTDOWN));
 			givenUp++;
 		}
-		for (RegistryEntry entry : registry.entries(LOST)) {
+		for (LockRegistry.Entry entry : registry.entries(LOST)) {
 			// lost before, its node gone with the session: its late release need not reach ZooKeeper
 			entry.abandon();
 		}
@@ -117,7 +117,7 @@ final class ShutdownDrain {
 	}
 
 	private void logKept(LockRegistry registry) {
-		long kept = registry.entries(RegistryEntry.OWNED).stream().filter(RegistryEntry::isLingering).count();
+		long kept = registry.entries(LockRegistry.Entry.OWNED).stream().filter(LockRegistry.Entry::isLingering).count();
 		if (kept > 0 && this.keptLogged.compareAndSet(false, true)) {
 			logger.info("{} lock(s) whose work has finished stay held for their minHold until it passes or the "
 					+ "ZooKeeper session closes, whichever comes first", kept);

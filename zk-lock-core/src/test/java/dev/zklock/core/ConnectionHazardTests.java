@@ -80,7 +80,7 @@ class ConnectionHazardTests {
 		assertThat(this.faults.client().checkExists().forPath(node)).isNull();
 	}
 
-	private RegistryEntry entry(String key) {
+	private LockRegistry.Entry entry(String key) {
 		return this.manager.getRegistry()
 			.entries(EnumSet.allOf(LockState.class))
 			.stream()

@@ -39,7 +39,7 @@ class RevocationSweepTests extends AbstractZooKeeperTests {
 			.until(() -> this.manager.getRegistry()
 				.entries(EnumSet.of(LockState.HELD))
 				.stream()
-				.noneMatch(RegistryEntry::wantsWatch));
+				.noneMatch(LockRegistry.Entry::wantsWatch));
 		long sweepsBefore = watch.sweeps();
 		long examinedBefore = watch.examined();
 		int churn = 0;
