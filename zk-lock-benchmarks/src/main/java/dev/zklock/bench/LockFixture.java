@@ -137,6 +137,29 @@ public class LockFixture {
 	}
 
 	/**
+	 * The floor under a parent of the caller's: one ephemeral sequential node created
+	 * and deleted.
+	 * @param parent an existing persistent node
+	 * @throws Exception when ZooKeeper fails
+	 */
+	public void zooKeeperCreateDelete(String parent) throws Exception {
+		String node = this.zooKeeper.create(parent + "/lock-", NO_DATA, ZooDefs.Ids.OPEN_ACL_UNSAFE,
+				CreateMode.EPHEMERAL_SEQUENTIAL);
+		this.zooKeeper.delete(node, -1);
+	}
+
+	/**
+	 * zk-lock's template on a lock and key of the caller's, with a request built per
+	 * call as an application would.
+	 * @param name the lock name
+	 * @param key the key
+	 */
+	@SuppressWarnings("NullAway")
+	public void template(String name, String key) {
+		this.template.execute(LockRequest.named(name).keys(key).build(), () -> null);
+	}
+
+	/**
 	 * zk-lock's template, with a request built per call as an application would.
 	 */
 	// NullAway false positive: execute's T extends @Nullable Object, so null is a valid result.

@@ -104,7 +104,7 @@ final class LocalCohort {
 
 	// Under the lock
 	private Tenure newTenure(boolean tryOnce) {
-		Tenure started = new Tenure(this.cohorts.newTenureAttempt(this.path, this.mode, tryOnce), tryOnce);
+		Tenure started = new Tenure(this.cohorts.newTenureAttempt(this.path, this.mode, tryOnce));
 		this.tenure = started;
 		return started;
 	}
@@ -491,8 +491,6 @@ static final class Tenure {
 
 		final NodeAttempt attempt;
 
-		final boolean tryOnce;
-
 		volatile @Nullable LockNode node;
 
 		long grantedNanos;
@@ -514,9 +512,8 @@ static final class Tenure {
 		// the queue changed and is being listed again: no pass until the listing is back
 		volatile boolean suspect;
 
-		Tenure(NodeAttempt attempt, boolean tryOnce) {
+		Tenure(NodeAttempt attempt) {
 			this.attempt = attempt;
-			this.tryOnce = tryOnce;
 		}
 
 		boolean isHeld() {

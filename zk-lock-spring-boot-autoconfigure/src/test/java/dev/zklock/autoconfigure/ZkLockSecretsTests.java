@@ -115,7 +115,7 @@ class ZkLockSecretsTests {
 		// everything above was logged, at TRACE for ZooKeeper, Curator and zk-lock
 		assertThat(output).contains("zk-lock: connected to ZooKeeper at " + server.connectString())
 			.containsPattern("DEBUG .*zookeeper\\.ClientCnxn ")
-			.containsPattern("DEBUG .*core\\.CuratorLockManager ")
+			.containsPattern("DEBUG .*core\\.Acquisition .*Acquired lock")
 			.containsPattern("TRACE .*zookeeper\\.ClientCnxn .*SendThread exited loop")
 			.contains("APPLICATION FAILED TO START")
 			.contains("does not trust the server's certificate")
