@@ -99,10 +99,12 @@ final class PauseGuard {
 		return suspect;
 	}
 
-	// the last tick first: the ticker counts a pause before it records the tick that ends it
+	// The caller's own read of the clock first: a silence past the pause threshold is a pause the ticker has not
+	// counted yet, up to a tick after it ended, while ZooKeeper's answers held back by it may already be in
 	private boolean isSuspect(LockRegistry.Entry entry) {
 		PauseDetector pauses = detector();
-		return pauses.silentLongerThan(safeSilenceNanos()) || pauses.pauseEpoch() != entry.confirmedEpoch();
+		long limit = Math.min(safeSilenceNanos(), pauses.pauseThresholdNanos());
+		return pauses.silentLongerThan(limit) || pauses.pauseEpoch() != entry.confirmedEpoch();
 	}
 
 	/**

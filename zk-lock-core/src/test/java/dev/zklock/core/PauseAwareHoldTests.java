@@ -168,6 +168,19 @@ class PauseAwareHoldTests extends AbstractZooKeeperTests {
 	}
 
 	@Test
+	void aPauseTheTickerHasNotCountedYetIsNoticedByTheCheckItself() throws Exception {
+		try (LockHandle handle = this.manager.acquire(request(LockMode.MUTEX))) {
+			// past the pause threshold (1 s), short of the safe silence; the ticker has not run since
+			this.clock.addAndGet(TimeUnit.SECONDS.toNanos(2));
+			assertThat(handle.isHeld()).isFalse();
+			await().atMost(Duration.ofSeconds(10)).until(() -> {
+				this.detector.tick();
+				return handle.isHeld();
+			});
+		}
+	}
+
+	@Test
 	void aShortSilenceIsNoPause() throws Exception {
 		try (LockHandle handle = this.manager.acquire(request(LockMode.WRITE))) {
 			this.clock.addAndGet(TimeUnit.MILLISECONDS.toNanos(500));
