@@ -12,8 +12,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
@@ -269,10 +267,6 @@ final class LockEngine implements AutoCloseable {
 	 */
 	CompletableFuture<Void> release(List<Hold> holds) {
 		return this.releases.release(holds);
-	}
-
-	@Nullable ScheduledFuture<?> schedule(Runnable task, long delay, TimeUnit unit) {
-		return this.timer.schedule(task, delay, unit);
 	}
 
 	/**
