@@ -8,7 +8,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Keeps, per thread, the stack of open locks behind {@link LockContext#current()}.
- * For {@link dev.zklock.core.LockManager} implementations: push a context when a
+ * For {@link dev.zklock.LockManager} implementations: push a context when a
  * lock is acquired and remove it when it is released. Applications use
  * {@link LockContext} instead.
  */

@@ -12,8 +12,7 @@ import dev.zklock.core.AsyncLockManager;
 import dev.zklock.core.CuratorLockManager;
 import dev.zklock.core.HeldCheck;
 import dev.zklock.core.InstrumentedLockManager;
-import dev.zklock.core.KeyEncoder;
-import dev.zklock.core.LockManager;
+import dev.zklock.core.LockPaths;
 
 /**
  * Programmatic access to distributed locks, with the same semantics as
@@ -189,7 +188,7 @@ public class LockTemplate {
 
 	LockTimeoutException timeout(LockRequest request) {
 		String keys = request.keys().isEmpty() ? "without keys"
-				: "for keys " + request.keys().stream().map(KeyEncoder::abbreviate).toList();
+				: "for keys " + request.keys().stream().map(LockPaths::abbreviate).toList();
 		String timeout = (request.timeout() != null) ? request.timeout().toString() : "the default timeout";
 		return new LockTimeoutException("Lock '" + request.name() + "' " + keys + " in " + request.mode()
 				+ " mode was not acquired within " + timeout

@@ -1,7 +1,7 @@
 package dev.zklock
 
 import dev.zklock.aop.TestZooKeeper
-import dev.zklock.core.KeyEncoder
+import dev.zklock.core.LockPaths
 import kotlinx.coroutines.CompletableDeferred
 import kotlinx.coroutines.Dispatchers
 import kotlinx.coroutines.TimeoutCancellationException
@@ -85,8 +85,8 @@ class LockTemplateExtensionsTests {
     // returns Unit, so that JUnit runs the test methods declared with it
     private fun inContext(key: String, test: (Fixture) -> Unit) {
         contextRunner.run { context ->
-            val path = context.environment.getProperty("zk-lock.base-path") + "/" + KeyEncoder.encode("kt") + "/" +
-                KeyEncoder.encode(key)
+            val path = context.environment.getProperty("zk-lock.base-path") + "/" + LockPaths.encode("kt") + "/" +
+                LockPaths.encode(key)
             test(Fixture(context.getBean(LockTemplate::class.java), context.getBean(CuratorFramework::class.java), path,
                 LockRequest.named("kt").keys(key).build()))
         }

@@ -20,7 +20,7 @@ import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
 import dev.zklock.LockTemplate;
 import dev.zklock.autoconfigure.InvalidZkLockPropertyException;
-import dev.zklock.core.LockManager;
+import dev.zklock.LockManager;
 import dev.zklock.embedded.EmbeddedZooKeeper;
 
 import static org.assertj.core.api.Assertions.assertThat;

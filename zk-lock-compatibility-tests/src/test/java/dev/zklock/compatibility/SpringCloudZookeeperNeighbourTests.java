@@ -29,7 +29,7 @@ import org.springframework.context.annotation.Bean;
 import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
 import dev.zklock.autoconfigure.ZkLockClient;
-import dev.zklock.core.LockManager;
+import dev.zklock.LockManager;
 import dev.zklock.health.ZkLockHealthIndicator;
 import dev.zklock.testsupport.InJvmZooKeeper;
 

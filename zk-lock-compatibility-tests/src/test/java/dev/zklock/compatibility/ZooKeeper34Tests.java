@@ -20,7 +20,7 @@ import dev.zklock.LockRequest;
 import dev.zklock.annotation.LockMode;
 import dev.zklock.autoconfigure.UnsupportedZooKeeperServerException;
 import dev.zklock.core.CuratorLockManager;
-import dev.zklock.core.LockManager;
+import dev.zklock.LockManager;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;

@@ -10,6 +10,8 @@ import java.util.concurrent.CompletableFuture;
 import dev.zklock.LockContext;
 import dev.zklock.LockLossReason;
 import dev.zklock.LockLostException;
+import dev.zklock.LockState;
+import dev.zklock.core.LockRegistry.Hold;
 
 /**
  * The {@link LockContext} of a lock handle, blocking or asynchronous, over the
@@ -201,7 +203,7 @@ abstract class AbstractLockContext implements LockContext {
 				return hold;
 			}
 		}
-		throw new IllegalArgumentException("Lock '" + this.name + "' does not cover key '" + KeyEncoder.abbreviate(key)
+		throw new IllegalArgumentException("Lock '" + this.name + "' does not cover key '" + LockPaths.abbreviate(key)
 				+ "'; it covers " + describeKeys());
 	}
 
@@ -211,7 +213,7 @@ abstract class AbstractLockContext implements LockContext {
 		StringBuilder message = new StringBuilder(320).append("Lock '")
 			.append(this.name)
 			.append("' key '")
-			.append(KeyEncoder.abbreviate(hold.key()))
+			.append(LockPaths.abbreviate(hold.key()))
 			.append("' (")
 			.append(hold.describeMode())
 			.append(", fencing token ")
@@ -236,7 +238,7 @@ abstract class AbstractLockContext implements LockContext {
 	}
 
 	private String describeKeys() {
-		return this.keys.isEmpty() ? "(no key)" : "keys " + this.keys.stream().map(KeyEncoder::abbreviate).toList();
+		return this.keys.isEmpty() ? "(no key)" : "keys " + this.keys.stream().map(LockPaths::abbreviate).toList();
 	}
 
 	private void checkOpen() {

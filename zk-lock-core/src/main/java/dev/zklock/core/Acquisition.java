@@ -15,6 +15,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.zklock.LockException;
 import dev.zklock.annotation.LockMode;
+import dev.zklock.core.LockRegistry.Hold;
 
 /**
  * One acquisition of one or more keys of a lock, the same for blocking and
@@ -295,7 +296,7 @@ final class Acquisition {
 		}
 		if (logger.isDebugEnabled()) {
 			logger.debug("Acquired lock '{}' key '{}' ({}), fencing token {}", this.name,
-					KeyEncoder.abbreviate(target.key()), this.mode, node.czxid());
+					LockPaths.abbreviate(target.key()), this.mode, node.czxid());
 		}
 		this.parts.lossHandler().acquired(entry);
 		next();
@@ -365,7 +366,7 @@ final class Acquisition {
 	 * @return whether it was still pending
 	 */
 	boolean shutDown() {
-		return giveUp(new LockException("Lock '" + this.name + "' key '" + KeyEncoder.abbreviate(currentKey())
+		return giveUp(new LockException("Lock '" + this.name + "' key '" + LockPaths.abbreviate(currentKey())
 				+ "' was not acquired in " + describeMode() + " mode: the application is shutting down, so zk-lock "
 				+ "ended the wait and removed its node. Run the call again on an instance that is not stopping"), true);
 	}
@@ -421,7 +422,7 @@ final class Acquisition {
 		Throwable cause = LockEngine.unwrap(ex);
 		LockException failure = (cause instanceof LockException lockException) ? lockException
 				: new LockException("Could not acquire lock '" + this.name + "' key '"
-						+ KeyEncoder.abbreviate(target.key()) + "' in " + describeMode() + " mode at " + target.path()
+						+ LockPaths.abbreviate(target.key()) + "' in " + describeMode() + " mode at " + target.path()
 						+ ": " + cause + "; " + FailureAdvice.forFailure(cause, this.parts.basePath()), cause);
 		CleanupWait.then(this.parts.reachability(), this.parts.timer(), this.name, List.of(attempt.removed(), this.parts.releases().release(holds)), true,
 				() -> this.result.completeExceptionally(failure));

@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import dev.zklock.LockContext;
 import dev.zklock.LockException;
 import dev.zklock.annotation.LockMode;
+import dev.zklock.core.LockRegistry.Hold;
 
 /**
  * A lock taken by {@link AsyncLockManager}, in any mode: it belongs to no thread,

@@ -22,7 +22,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.zklock.LockException;
+import dev.zklock.LockInfo;
+import dev.zklock.LockLossListener;
+import dev.zklock.LockOwnerData;
 import dev.zklock.LockRequest;
+import dev.zklock.LockState;
+import dev.zklock.core.LockRegistry.Hold;
 
 /**
  * The asynchronous view of zk-lock's lock engine, for work that does not run on
@@ -412,7 +417,7 @@ public final class AsyncLockManager implements AutoCloseable {
 			this.engine.release(holds);
 		}
 		logger.warn("Lock '{}' keys {}: the executor refused to run what follows the acquisition ({}); {}",
-				request.name(), request.keys().stream().map(KeyEncoder::abbreviate).toList(), rejected.toString(),
+				request.name(), request.keys().stream().map(LockPaths::abbreviate).toList(), rejected.toString(),
 				(holds != null) ? "the lock was released" : "it was not acquired");
 		LockException failure = new LockException("Lock '" + request.name() + "' could not be handed over: the "
 				+ "asynchronous lock manager's executor refused to run what follows (" + rejected + "), so "

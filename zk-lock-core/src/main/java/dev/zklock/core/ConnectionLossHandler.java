@@ -22,6 +22,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.zklock.LockLossReason;
+import dev.zklock.LockState;
 
 /**
  * Keeps the states in a {@link LockRegistry} in line with the Curator connection.
@@ -178,12 +179,12 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 			if (entry.isLingering()) {
 				// its work is done: nothing to warn about
 				logger.debug("ZooKeeper connection suspended: lock '{}' key '{}', kept for its minHold after its work "
-						+ "finished, is in doubt", entry.name(), KeyEncoder.abbreviate(entry.key()));
+						+ "finished, is in doubt", entry.name(), LockPaths.abbreviate(entry.key()));
 			}
 			else {
 				logger.warn("ZooKeeper connection suspended: lock '{}' key '{}' held by thread '{}' is in doubt until "
 						+ "the client reconnects with the same session", entry.name(),
-						KeyEncoder.abbreviate(entry.key()), entry.threadName());
+						LockPaths.abbreviate(entry.key()), entry.threadName());
 			}
 		}
 	}
@@ -277,7 +278,7 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 		}
 		catch (Exception ex) {
 			logger.debug("Could not check lock '{}' key '{}'; checking again", entry.name(),
-					KeyEncoder.abbreviate(entry.key()), ex);
+					LockPaths.abbreviate(entry.key()), ex);
 			failures.add(entry);
 			answered.complete(null);
 		}
@@ -313,7 +314,7 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 		}
 		if (code != KeeperException.Code.OK.intValue()) {
 			logger.debug("Could not check lock '{}' key '{}' node {} after reconnecting ({}); checking again",
-					entry.name(), KeyEncoder.abbreviate(entry.key()), node.path(), KeeperException.Code.get(code));
+					entry.name(), LockPaths.abbreviate(entry.key()), node.path(), KeeperException.Code.get(code));
 			return false;
 		}
 		if (epoch != this.connectionEpoch) {
@@ -322,7 +323,7 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 		}
 		if (this.registry.transition(entry, IN_DOUBT, LockState.HELD) != null) {
 			logger.info("ZooKeeper reconnected with the same session: lock '{}' key '{}' is held again by "
-					+ "thread '{}'", entry.name(), KeyEncoder.abbreviate(entry.key()), entry.threadName());
+					+ "thread '{}'", entry.name(), LockPaths.abbreviate(entry.key()), entry.threadName());
 		}
 		return true;
 	}
@@ -332,7 +333,7 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 		int code = event.getResultCode();
 		if (code != KeeperException.Code.OK.intValue() && code != KeeperException.Code.NONODE.intValue()) {
 			logger.debug("Could not confirm the release of lock '{}' key '{}' node {} ({}); trying again",
-					entry.name(), KeyEncoder.abbreviate(entry.key()), node.path(), KeeperException.Code.get(code));
+					entry.name(), LockPaths.abbreviate(entry.key()), node.path(), KeeperException.Code.get(code));
 			return false;
 		}
 		confirmed(entry);
@@ -340,7 +341,7 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 	}
 
 	private void confirmed(LockRegistry.Entry entry) {
-		logger.debug("Release of lock '{}' key '{}' confirmed", entry.name(), KeyEncoder.abbreviate(entry.key()));
+		logger.debug("Release of lock '{}' key '{}' confirmed", entry.name(), LockPaths.abbreviate(entry.key()));
 		this.registry.remove(entry);
 	}
 

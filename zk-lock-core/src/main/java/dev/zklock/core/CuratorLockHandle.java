@@ -6,6 +6,7 @@ import dev.zklock.LockContextHolder;
 import dev.zklock.LockException;
 import dev.zklock.LockHandle;
 import dev.zklock.annotation.LockMode;
+import dev.zklock.core.LockRegistry.Hold;
 
 /**
  * A {@link LockHandle} over the slots one blocking acquisition entered, released
@@ -19,12 +20,12 @@ final class CuratorLockHandle extends AbstractLockContext implements LockHandle 
 
 	private final LockMode mode;
 
-	private final List<SlotKey> slotKeys;
+	private final List<LockSlot.Key> slotKeys;
 
 	private final Thread owner;
 
 	CuratorLockHandle(CuratorLockManager manager, String name, List<String> keys, LockMode mode, List<Hold> holds,
-			List<SlotKey> slotKeys, boolean acquired) {
+			List<LockSlot.Key> slotKeys, boolean acquired) {
 		super(name, keys, holds, acquired, "do the guarded work before closing its handle");
 		this.manager = manager;
 		this.mode = mode;

@@ -8,11 +8,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 
 import org.apache.curator.CuratorZookeeperClient;
 import org.apache.curator.framework.CuratorFramework;
@@ -20,10 +22,15 @@ import org.apache.curator.framework.CuratorFramework;
 import dev.zklock.LockContextHolder;
 import dev.zklock.LockException;
 import dev.zklock.LockHandle;
+import dev.zklock.LockLossListener;
+import dev.zklock.LockManager;
+import dev.zklock.LockOwnerData;
 import dev.zklock.LockRequest;
 import dev.zklock.LockRevocation;
 import dev.zklock.LockRevocationException;
+import dev.zklock.LockRevocationListener;
 import dev.zklock.annotation.LockMode;
+import dev.zklock.core.LockRegistry.Hold;
 
 /**
  * The {@link LockManager} on zk-lock's one non-blocking engine, for every mode:
@@ -31,8 +38,8 @@ import dev.zklock.annotation.LockMode;
  * the asynchronous view of the same engine, registry and loss handling.
  * <p>
  * A lock lives at {@code <basePath>/<name>/<key>}, each part encoded by
- * {@link KeyEncoder} into one safe path segment; a request without keys uses the
- * reserved segment {@link KeyEncoder#NO_KEY}. MUTEX, READ and WRITE follow the
+ * {@link LockPaths} into one safe path segment; a request without keys uses the
+ * reserved segment {@link LockPaths#NO_KEY}. MUTEX, READ and WRITE follow the
  * protocols of Curator's {@code InterProcessMutex} and
  * {@code InterProcessReadWriteLock}, so Curator's recipes and zk-lock exclude each
  * other. SEMAPHORE has its own protocol: its lease nodes are its queue, which
@@ -51,6 +58,12 @@ import dev.zklock.annotation.LockMode;
  * within one timeout. A waiting thread parks (never inside a monitor), so a
  * virtual thread does not pin its carrier. Close the manager to stop listening to
  * the client.
+ * <p>
+ * The file reads in this order: setup (owner data, listeners, limits), the
+ * asynchronous view and shutdown, then the blocking path: {@link #acquire} (the
+ * thread's slots, then one acquisition for the keys it does not hold yet), the
+ * park on that acquisition, and the release with its bounded wait for ZooKeeper's
+ * answer.
  */
 public final class CuratorLockManager implements LockManager, AutoCloseable {
 
@@ -62,7 +75,7 @@ public final class CuratorLockManager implements LockManager, AutoCloseable {
 	// Curator's default session timeout, for a client that has not connected yet
 	private static final int DEFAULT_SESSION_MILLIS = 60_000;
 
-	private final ThreadLocal<Map<SlotKey, LockSlot>> threadSlots = new ThreadLocal<>();
+	private final ThreadLocal<Map<LockSlot.Key, LockSlot>> threadSlots = new ThreadLocal<>();
 
 	private final LocalHandoffs localHandoffs;
 
@@ -311,13 +324,13 @@ public final class CuratorLockManager implements LockManager, AutoCloseable {
 		}
 		this.engine.checkStarted(name);
 		List<String> lockKeys = LockEngine.lockKeys(keys);
-		Map<SlotKey, LockSlot> slots = slots();
-		SlotKey[] slotKeys = new SlotKey[lockKeys.size()];
+		Map<LockSlot.Key, LockSlot> slots = slots();
+		LockSlot.Key[] slotKeys = new LockSlot.Key[lockKeys.size()];
 		List<Acquisition.Target> targets = new ArrayList<>(lockKeys.size());
-		List<SlotKey> targetSlots = new ArrayList<>(lockKeys.size());
+		List<LockSlot.Key> targetSlots = new ArrayList<>(lockKeys.size());
 		for (int i = 0; i < slotKeys.length; i++) {
 			String path = this.engine.pathFor(name, lockKeys.get(i));
-			slotKeys[i] = SlotKey.of(path, mode);
+			slotKeys[i] = LockSlot.Key.of(path, mode);
 			LockSlot slot = slots.get(slotKeys[i]);
 			if (mode == LockMode.WRITE) {
 				rejectUpgrade(slot, name, lockKeys.get(i));
@@ -331,9 +344,8 @@ public final class CuratorLockManager implements LockManager, AutoCloseable {
 		}
 		if (!targets.isEmpty()) {
 			this.engine.checkCanAcquire(request);
-			List<Hold> taken = BlockingWait.acquisition(this.engine, this.engine.acquire(name, mode,
-					request.permits(), targets, request.timeout(), Thread.currentThread(), request.usesLocalHandoff()),
-					name, mode);
+			List<Hold> taken = awaitAcquisition(this.engine.acquire(name, mode, request.permits(), targets,
+					request.timeout(), Thread.currentThread(), request.usesLocalHandoff()), name, mode);
 			if (taken == null) {
 				return new CuratorLockHandle(this, name, keys, mode, List.of(), List.of(), false);
 			}
@@ -343,7 +355,7 @@ public final class CuratorLockManager implements LockManager, AutoCloseable {
 			}
 		}
 		List<Hold> holds = new ArrayList<>(slotKeys.length);
-		for (SlotKey slotKey : slotKeys) {
+		for (LockSlot.Key slotKey : slotKeys) {
 			// every slot was entered or created above
 			LockSlot slot = Objects.requireNonNull(slots.get(slotKey));
 			slot.enter(mode);
@@ -356,14 +368,123 @@ public final class CuratorLockManager implements LockManager, AutoCloseable {
 	}
 
 	/**
+	 * Park on the acquisition (its blocker) until it completes: never inside a
+	 * monitor, so a virtual thread leaves its carrier free. An interrupt abandons the
+	 * acquisition and keeps the flag.
+	 * @return the holds, or {@code null} when the timeout elapsed
+	 * @throws LockException when it failed, or the thread was interrupted (its nodes
+	 * are removed by then and the interrupt flag is set)
+	 */
+	private List<Hold> awaitAcquisition(Acquisition acquisition, String name, LockMode mode) {
+		CompletableFuture<List<Hold>> result = acquisition.result();
+		if (!result.isDone()) {
+			Thread waiter = Thread.currentThread();
+			result.whenComplete((holds, ex) -> LockSupport.unpark(waiter));
+			boolean timed = acquisition.isTimed();
+			while (!result.isDone()) {
+				if (Thread.interrupted()) {
+					throw interrupted(acquisition, name, mode);
+				}
+				long remaining = acquisition.deadline() - System.nanoTime();
+				if (!timed) {
+					LockSupport.park(acquisition);
+				}
+				else if (remaining > 0) {
+					LockSupport.parkNanos(acquisition, remaining);
+				}
+				else {
+					// out of time: give up and wait, whatever interrupts come, until the nodes are gone
+					acquisition.timeOut();
+					return ignoringAcquisitionInterrupts(result, name, mode);
+				}
+			}
+		}
+		try {
+			return result.join();
+		}
+		catch (RuntimeException ex) {
+			Throwable cause = LockEngine.unwrap(ex);
+			throw (cause instanceof LockException lockException) ? lockException : new LockException(
+					"Could not acquire lock '" + name + "' in " + mode + " mode: " + cause, cause);
+		}
+	}
+
+	private static List<Hold> ignoringAcquisitionInterrupts(CompletableFuture<List<Hold>> result, String name,
+			LockMode mode) {
+		try {
+			return ignoringInterrupts(result);
+		}
+		catch (LockException ex) {
+			throw ex;
+		}
+		catch (Exception ex) {
+			throw new LockException("Could not acquire lock '" + name + "' in " + mode + " mode: " + ex, ex);
+		}
+	}
+
+	private LockException interrupted(Acquisition acquisition, String name, LockMode mode) {
+		LockException failure = new LockException("Interrupted while waiting for lock '" + name + "' key '"
+				+ LockPaths.abbreviate(acquisition.currentKey()) + "' in " + mode + " mode; its node was removed and "
+				+ "the interrupt flag is kept", new InterruptedException());
+		try {
+			acquisition.cancel();
+			List<Hold> won = ignoringInterrupts(acquisition.result());
+			// every key was taken just before the interrupt: give them back
+			ignoringInterrupts(this.engine.release(won));
+		}
+		catch (CancellationException ex) {
+			// abandoned, and its nodes are gone
+		}
+		catch (Exception ex) {
+			failure.addSuppressed(ex);
+		}
+		finally {
+			Thread.currentThread().interrupt();
+		}
+		return failure;
+	}
+
+	/**
+	 * Wait for a future that ZooKeeper or Curator completes in bounded time; an
+	 * interrupt does not end the wait, and the interrupt flag is kept.
+	 * @return the future's value
+	 * @throws Exception what the future failed with
+	 */
+	private static <T> T ignoringInterrupts(CompletableFuture<T> future) throws Exception {
+		boolean interrupted = false;
+		try {
+			while (true) {
+				try {
+					return future.get();
+				}
+				catch (InterruptedException ex) {
+					interrupted = true;
+				}
+				catch (ExecutionException ex) {
+					Throwable cause = LockEngine.unwrap(ex);
+					if (cause instanceof Error error) {
+						throw error;
+					}
+					throw (cause instanceof Exception exception) ? exception : ex;
+				}
+			}
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	/**
 	 * Leave the slots of one handle, innermost first, and release in ZooKeeper what
 	 * was entered outermost. Every hold is released; local state is cleared even
 	 * when ZooKeeper fails, and an interrupt does not stop the release,
 	 * nor the wait for its confirmation, which is bounded ({@link #awaitRelease}).
 	 * @throws LockException when a release failed in ZooKeeper
 	 */
-	void release(LockMode mode, List<SlotKey> slotKeys) {
-		Map<SlotKey, LockSlot> slots = this.threadSlots.get();
+	void release(LockMode mode, List<LockSlot.Key> slotKeys) {
+		Map<LockSlot.Key, LockSlot> slots = this.threadSlots.get();
 		List<Hold> toRelease = new ArrayList<>(slotKeys.size());
 		for (int i = slotKeys.size() - 1; i >= 0; i--) {
 			LockSlot slot = (slots != null) ? slots.get(slotKeys.get(i)) : null;
@@ -454,8 +575,8 @@ public final class CuratorLockManager implements LockManager, AutoCloseable {
 	}
 
 	// A thread keeps its map, empty when idle: a plain HashMap pins no class of ours in pooled threads
-	private Map<SlotKey, LockSlot> slots() {
-		Map<SlotKey, LockSlot> slots = this.threadSlots.get();
+	private Map<LockSlot.Key, LockSlot> slots() {
+		Map<LockSlot.Key, LockSlot> slots = this.threadSlots.get();
 		if (slots == null) {
 			slots = new HashMap<>();
 			this.threadSlots.set(slots);
@@ -465,7 +586,7 @@ public final class CuratorLockManager implements LockManager, AutoCloseable {
 
 	private static void rejectUpgrade(@Nullable LockSlot slot, String name, @Nullable String key) {
 		if (slot != null && slot.count(LockMode.READ) > 0 && slot.count(LockMode.WRITE) == 0) {
-			throw new LockException("Lock '" + name + "' key '" + KeyEncoder.abbreviate(key)
+			throw new LockException("Lock '" + name + "' key '" + LockPaths.abbreviate(key)
 					+ "' is held in READ mode by this thread, which now asks for WRITE: upgrading a read lock would "
 					+ "wait forever. Take the WRITE lock first (a WRITE holder may also take READ), or release the "
 					+ "READ lock before asking for WRITE");
@@ -478,7 +599,7 @@ public final class CuratorLockManager implements LockManager, AutoCloseable {
 		}
 		List<String> shown = new ArrayList<>(keys.size());
 		for (String key : keys) {
-			shown.add(KeyEncoder.abbreviate(key));
+			shown.add(LockPaths.abbreviate(key));
 		}
 		return "keys " + shown;
 	}

@@ -19,6 +19,8 @@ import org.slf4j.LoggerFactory;
 
 import dev.zklock.LockException;
 import dev.zklock.LockLossReason;
+import dev.zklock.LockState;
+import dev.zklock.core.LockRegistry.Hold;
 
 /**
  * How a {@link Hold} ends: released by its work, now or, within its
@@ -182,13 +184,13 @@ final class HoldRelease {
 			}
 			if (ex == null) {
 				if (logger.isDebugEnabled()) {
-					logger.debug("Released lock '{}' key '{}' ({})", entry.name(), KeyEncoder.abbreviate(entry.key()),
+					logger.debug("Released lock '{}' key '{}' ({})", entry.name(), LockPaths.abbreviate(entry.key()),
 							entry.mode());
 				}
 				return null;
 			}
 			Throwable cause = LockEngine.unwrap(ex);
-			String key = KeyEncoder.abbreviate(entry.key());
+			String key = LockPaths.abbreviate(entry.key());
 			logger.error("Could not release lock '{}' key '{}' ({} mode) at {}; this process no longer holds it, and "
 					+ "Curator deletes the node in the background or ZooKeeper when the session ends", entry.name(),
 					key, entry.mode(), entry.node().path(), cause);
@@ -237,7 +239,7 @@ final class HoldRelease {
 		minHold.ended().whenComplete((ignored, ex) -> this.lingers.remove(timer));
 		if (logger.isDebugEnabled()) {
 			logger.debug("Keeping lock '{}' key '{}' for another {} ms of its minHold", entry.name(),
-					KeyEncoder.abbreviate(entry.key()), TimeUnit.NANOSECONDS.toMillis(remaining));
+					LockPaths.abbreviate(entry.key()), TimeUnit.NANOSECONDS.toMillis(remaining));
 		}
 		return true;
 	}
@@ -252,7 +254,7 @@ final class HoldRelease {
 		if (this.client.getState() != CuratorFrameworkState.STARTED) {
 			// the client closed, and its session with it: the node went then
 			logger.debug("Lock '{}' key '{}' ended with the session of the closed client", entry.name(),
-					KeyEncoder.abbreviate(entry.key()));
+					LockPaths.abbreviate(entry.key()));
 			this.registry.remove(entry);
 			return;
 		}

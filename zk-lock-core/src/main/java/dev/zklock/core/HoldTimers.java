@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.zklock.LockLossReason;
 import dev.zklock.LockRequest;
+import dev.zklock.core.LockRegistry.Hold;
 
 /**
  * What the engine times and watches for holds just handed to their holder: the

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Objects;
 
 import dev.zklock.LockHandle;
+import dev.zklock.LockManager;
 import dev.zklock.LockRequest;
 
 /**

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.ReentrantLock;
 
+import dev.zklock.LocalTenure;
 import dev.zklock.LockLossReason;
 import dev.zklock.annotation.LockMode;
 

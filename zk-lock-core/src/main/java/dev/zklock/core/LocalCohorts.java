@@ -13,7 +13,10 @@ import java.util.function.Supplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.jspecify.annotations.Nullable;
 
+import dev.zklock.LocalTenure;
 import dev.zklock.LockLossReason;
+import dev.zklock.LockOwnerData;
+import dev.zklock.LockState;
 import dev.zklock.annotation.LockMode;
 
 /**

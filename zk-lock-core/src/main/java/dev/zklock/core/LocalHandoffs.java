@@ -2,6 +2,8 @@ package dev.zklock.core;
 
 import java.util.List;
 
+import dev.zklock.LocalTenure;
+
 /**
  * What a lock manager's local hand-off is doing, for the {@code locks} endpoint and
  * the {@code zk.lock.handoffs} meter: the keys with a tenure or local waiters, and

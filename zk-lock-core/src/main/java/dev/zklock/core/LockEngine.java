@@ -17,8 +17,10 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
 
 import dev.zklock.LockException;
+import dev.zklock.LockOwnerData;
 import dev.zklock.LockRequest;
 import dev.zklock.annotation.LockMode;
+import dev.zklock.core.LockRegistry.Hold;
 
 /**
  * The one non-blocking lock engine behind {@link CuratorLockManager} and its

@@ -14,10 +14,11 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.zklock.LockRevocation;
 import dev.zklock.LockRevocation.RevokedHolder;
-import dev.zklock.LockRevocationException;
+import dev.zklock.LockRevocation;
 import dev.zklock.LockRevocationException.Problem;
+import dev.zklock.LockRevocationException;
+import dev.zklock.LockRevocationListener;
 
 /**
  * Takes a lock away from its current holders, in whatever process they are: reads
@@ -62,7 +63,7 @@ final class LockRevoker {
 	LockRevocation revoke(String name, @Nullable String key, @Nullable String node, @Nullable String principal) {
 		String namePath = this.paths.namePath(name);
 		String keyPath = this.paths.pathFor(name, key);
-		String what = "lock '" + name + "' key '" + KeyEncoder.abbreviate(key) + "'";
+		String what = "lock '" + name + "' key '" + LockPaths.abbreviate(key) + "'";
 		if (!this.client.getZookeeperClient().isConnected()) {
 			throw new LockRevocationException(Problem.UNAVAILABLE, "Cannot revoke " + what + " at " + keyPath
 					+ ": ZooKeeper is not connected, so nothing was removed; check the zkLock health and try again",
@@ -102,7 +103,7 @@ final class LockRevoker {
 		for (Holder holder : holders) {
 			revoked.add(holder.revoked());
 			logger.warn("Lock '{}' key '{}' revoked: node {} of {} (fencing token {}, session {}) deleted at the "
-					+ "request of {}; the next waiter gets the lock", name, KeyEncoder.abbreviate(key), holder.path(),
+					+ "request of {}; the next waiter gets the lock", name, LockPaths.abbreviate(key), holder.path(),
 					(holder.owner() != null) ? holder.owner() : "an owner without data", holder.fencingToken(),
 					holder.revoked().sessionId(), (principal != null) ? principal : "an unauthenticated caller");
 		}
@@ -130,7 +131,7 @@ final class LockRevoker {
 		List<String> children = children(keyPath);
 		if (children == null) {
 			throw new LockRevocationException(Problem.KEY_NOT_FOUND, "Lock '" + name + "' has no key '"
-					+ KeyEncoder.abbreviate(key) + "' (no node " + keyPath + "); GET /actuator/locks/" + name
+					+ LockPaths.abbreviate(key) + "' (no node " + keyPath + "); GET /actuator/locks/" + name
 					+ " lists its keys", null);
 		}
 		List<Holder> holders = new ArrayList<>();

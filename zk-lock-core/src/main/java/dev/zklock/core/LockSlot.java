@@ -3,6 +3,7 @@ package dev.zklock.core;
 import org.jspecify.annotations.Nullable;
 
 import dev.zklock.annotation.LockMode;
+import dev.zklock.core.LockRegistry.Hold;
 
 /**
  * One lock path as seen by one thread: how many times the thread entered it per
@@ -63,6 +64,38 @@ final class LockSlot {
 
 	boolean isEmpty() {
 		return this.entered == 0;
+	}
+
+	/**
+	 * Identifies a slot in a thread's map: the path and the recipe family, since
+	 * MUTEX, READ/WRITE and SEMAPHORE on the same path are independent locks.
+	 *
+	 * @param path the lock path
+	 * @param family the recipe family
+	 */
+	record Key(String path, Family family) {
+
+		static Key of(String path, LockMode mode) {
+			return new Key(path, Family.of(mode));
+		}
+
+		/**
+		 * The Curator recipe behind a mode.
+		 */
+		enum Family {
+
+			MUTEX, READ_WRITE, SEMAPHORE;
+
+			static Family of(LockMode mode) {
+				return switch (mode) {
+					case MUTEX -> MUTEX;
+					case READ, WRITE -> READ_WRITE;
+					case SEMAPHORE -> SEMAPHORE;
+				};
+			}
+
+		}
+
 	}
 
 }

@@ -7,6 +7,8 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.zklock.LockInfo;
+import dev.zklock.LockLossListener;
 import dev.zklock.LockLossReason;
 
 /**
@@ -85,7 +87,7 @@ final class LossAnnouncer {
 		endTenure(entry, loss, reason);
 		if (loss == LockRegistry.Loss.OF_PENDING) {
 			logger.debug("Lock '{}' key '{}' was lost ({}) before its acquisition completed, which starts over",
-					entry.name(), KeyEncoder.abbreviate(entry.key()), reason);
+					entry.name(), LockPaths.abbreviate(entry.key()), reason);
 		}
 		if (loss != LockRegistry.Loss.OF_HOLDER) {
 			return;
@@ -116,7 +118,7 @@ final class LossAnnouncer {
 	}
 
 	private static String describe(LockRegistry.Entry entry) {
-		String lock = "'" + entry.name() + "' key '" + KeyEncoder.abbreviate(entry.key()) + "'";
+		String lock = "'" + entry.name() + "' key '" + LockPaths.abbreviate(entry.key()) + "'";
 		return (entry.thread() != null) ? "Lock " + lock + " held by thread '" + entry.threadName() + "'"
 				: "Asynchronous lock " + lock;
 	}

@@ -15,6 +15,9 @@ import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.zklock.LockState;
+import dev.zklock.core.LockRegistry.Hold;
+
 /**
  * Keeps a hold from trusting itself after this process went silent: with a
  * {@link PauseDetector}, a held lock counts as {@link LockState#IN_DOUBT} while the
@@ -192,7 +195,7 @@ final class PauseGuard {
 			CompletableFuture<Void> done) {
 		entry.stopConfirming();
 		logger.debug("Could not confirm lock '{}' key '{}' node {} after a pause", entry.name(),
-				KeyEncoder.abbreviate(entry.key()), node.path(), ex);
+				LockPaths.abbreviate(entry.key()), node.path(), ex);
 		done.complete(null);
 	}
 
@@ -202,7 +205,7 @@ final class PauseGuard {
 					&& stat.getEphemeralOwner() == node.session()) {
 				entry.confirmedEpoch(epoch);
 				logger.info("ZooKeeper confirmed lock '{}' key '{}' after this process was silent; it is held again",
-						entry.name(), KeyEncoder.abbreviate(entry.key()));
+						entry.name(), LockPaths.abbreviate(entry.key()));
 			}
 			else if (code == KeeperException.Code.NONODE.intValue() || code == KeeperException.Code.OK.intValue()) {
 				lossHandler().nodeGone(entry);

@@ -18,6 +18,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.zklock.LockLossReason;
+import dev.zklock.LockState;
+import dev.zklock.core.LockRegistry.Hold;
 
 /**
  * Lets a holder learn at once, while connected, that its node was deleted by
@@ -172,7 +174,7 @@ final class RevocationWatch {
 		}
 		catch (Exception ex) {
 			logger.debug("Could not watch lock '{}' key '{}' node {}; a revocation is seen when the node is next "
-					+ "checked", entry.name(), KeyEncoder.abbreviate(entry.key()), node.path(), ex);
+					+ "checked", entry.name(), LockPaths.abbreviate(entry.key()), node.path(), ex);
 		}
 	}
 
@@ -185,7 +187,7 @@ final class RevocationWatch {
 		else if (!Nodes.isOk(event)) {
 			// the connection's failure, after Curator's retries: armed again a little later
 			logger.debug("Could not watch lock '{}' key '{}' node {} ({}); trying again in {} ms", entry.name(),
-					KeyEncoder.abbreviate(entry.key()), node.path(), KeeperException.Code.get(event.getResultCode()),
+					LockPaths.abbreviate(entry.key()), node.path(), KeeperException.Code.get(event.getResultCode()),
 					RETRY_MILLIS);
 			entry.stopWatching();
 			this.queue.offer(new Due(entry, System.nanoTime() + RETRY_NANOS));

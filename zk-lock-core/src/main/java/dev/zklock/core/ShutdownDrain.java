@@ -16,6 +16,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.zklock.LockException;
 import dev.zklock.LockLossReason;
+import dev.zklock.LockState;
 
 /**
  * The end of an engine in an application that stops, in two steps. First no new

@@ -63,7 +63,7 @@ final class TenureWatch {
 		}
 		catch (Exception ex) {
 			logger.debug("Could not list the queue of lock '{}' key '{}' at {}", this.cohort.name,
-					KeyEncoder.abbreviate(this.cohort.key), path, ex);
+					LockPaths.abbreviate(this.cohort.key), path, ex);
 			failed(tenure, path, failures);
 		}
 	}
@@ -123,7 +123,7 @@ final class TenureWatch {
 		}
 		else if (failed) {
 			logger.debug("Could not list the queue of lock '{}' key '{}' at {}: {}", this.cohort.name,
-					KeyEncoder.abbreviate(this.cohort.key), path, KeeperException.Code.get(event.getResultCode()));
+					LockPaths.abbreviate(this.cohort.key), path, KeeperException.Code.get(event.getResultCode()));
 			failed(tenure, path, failures);
 		}
 	}
@@ -142,7 +142,7 @@ final class TenureWatch {
 	private void failed(LocalCohort.Tenure tenure, String path, int failures) {
 		if (failures >= RETRIES) {
 			logger.debug("Gave up listing the queue of lock '{}' key '{}' at {}; the tenure's passes stay bounded",
-					this.cohort.name, KeyEncoder.abbreviate(this.cohort.key), path);
+					this.cohort.name, LockPaths.abbreviate(this.cohort.key), path);
 			return;
 		}
 		long delay = RETRY_MILLIS << failures;

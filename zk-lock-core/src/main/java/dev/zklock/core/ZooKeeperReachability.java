@@ -134,7 +134,7 @@ public final class ZooKeeperReachability {
 	 * @return the failure
 	 */
 	LockException failure(String name, @Nullable String key, String mode) {
-		return new LockException("Lock '" + name + "' key '" + KeyEncoder.abbreviate(key) + "' was not acquired in "
+		return new LockException("Lock '" + name + "' key '" + LockPaths.abbreviate(key) + "' was not acquired in "
 				+ mode + " mode: " + describe() + ", so zk-lock ended the wait by its deadline rather than wait for "
 				+ "Curator's reconnection and retries. Nothing is held; a node created meanwhile is deleted once the "
 				+ "connection is back. Check that ZooKeeper runs and that zk-lock.connect-string points at it, then "

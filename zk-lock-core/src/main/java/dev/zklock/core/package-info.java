@@ -5,25 +5,27 @@
  * {@code docs/architecture.md}):
  * <ul>
  * <li>{@link dev.zklock.core.CuratorLockManager}: the manager and its blocking
- * path, a thin wait on the engine's acquisition ({@code BlockingWait}) on top of
- * each thread's {@code LockSlot}s; {@code async(executor)} gives the
+ * path, a park on the engine's acquisition on top of each thread's
+ * {@code LockSlot}s (keyed by {@code LockSlot.Key}); {@code async(executor)} gives the
  * {@link dev.zklock.core.AsyncLockManager} view of the same engine.</li>
  * <li>{@link dev.zklock.core.AsyncLockManager}: the asynchronous path, from the
  * sorted keys to a handle, every result delivered on the view's executor.</li>
  * <li>{@code LockEngine}: builds the parts below and hands each what it uses;
  * the path blocking and asynchronous callers share (the checks, the key order,
  * the start of an acquisition, the hand-over to the hold timers).</li>
- * <li>{@code LockPaths}: where locks live ({@code <basePath>/<name>/<key>},
- * {@link dev.zklock.core.KeyEncoder}).</li>
+ * <li>{@link dev.zklock.core.LockPaths}: where locks live
+ * ({@code <basePath>/<name>/<key>}) and how a name or key becomes one safe
+ * segment.</li>
  * <li>{@code Acquisition}: one request, its keys in sorted order, all or nothing,
  * within one timeout, and how it ends short of every key.</li>
  * <li>{@code QueueAttempt}: the queue protocol in one class, one
  * {@code NodeAttempt} per node, decided by a {@code QueueRule} per mode, with the
  * background calls of {@code Nodes}.</li>
  * <li>{@link dev.zklock.core.LockNodeNames}: the one parser of node names.</li>
- * <li>{@code Hold} / {@link dev.zklock.core.LockRegistry} (with its
- * {@code Entry}): a held key and the registry of every hold and wait, blocking and
- * asynchronous, in a {@link dev.zklock.core.LockState}.</li>
+ * <li>{@link dev.zklock.core.LockRegistry} (with its {@code Entry} and
+ * {@code Hold}): the per-key hold state: the registry of every hold and wait,
+ * blocking and asynchronous, in a {@link dev.zklock.LockState}, its transitions,
+ * and a held key as its holder sees it.</li>
  * <li>{@code HoldRelease}: how a hold ends: released by its work (kept until its
  * minHold has passed), or taken away (shutdown, maxHold, revocation).</li>
  * <li>{@code HoldTimers} / {@code MinHold}: the maxHold cap, the minHold, and the
@@ -42,13 +44,17 @@
  * noticed, and its holds in doubt until a round trip confirms them.</li>
  * <li>{@code LocalCohorts} / {@code LocalCohort} (with its {@code Tenure}) /
  * {@code LocalAttempt} / {@code TenureWatch}: local hand-off for hot keys
- * ({@link dev.zklock.core.LocalHandoffs}, {@link dev.zklock.core.LocalTenure}).</li>
+ * ({@link dev.zklock.core.LocalHandoffs}, {@link dev.zklock.LocalTenure}).</li>
  * <li>{@code CuratorLockHandle} and {@link dev.zklock.core.AsyncLockHandle}: what
  * callers hold; both are {@link dev.zklock.LockContext}s over their holds.</li>
  * </ul>
  * Instrumentation ({@link dev.zklock.core.LockInstrumentation},
  * {@link dev.zklock.core.InstrumentedLockManager}) and owner data
- * ({@link dev.zklock.core.LockOwnerData}) wrap the engine without changing it.
+ * ({@link dev.zklock.LockOwnerData}) wrap the engine without changing it. The
+ * user-facing interfaces and values ({@link dev.zklock.LockManager}, the
+ * listeners, {@link dev.zklock.LockState}, {@link dev.zklock.LockInfo}) live in
+ * {@code dev.zklock}; this package exports what the Boot layer and the adapters
+ * wire.
  */
 @NullMarked
 package dev.zklock.core;

@@ -16,11 +16,11 @@ import org.slf4j.LoggerFactory;
 
 import dev.zklock.annotation.LockMode;
 import dev.zklock.core.AsyncLockManager;
-import dev.zklock.core.KeyEncoder;
-import dev.zklock.core.LockInfo;
+import dev.zklock.core.LockPaths;
+import dev.zklock.LockInfo;
 import dev.zklock.core.LockRegistry;
-import dev.zklock.core.LockState;
-import dev.zklock.core.LongHoldListener;
+import dev.zklock.LockState;
+import dev.zklock.LongHoldListener;
 
 /**
  * Checks a {@link LockRegistry}, and the holds of an {@link AsyncLockManager},
@@ -152,7 +152,7 @@ public class LockHoldMonitor implements AutoCloseable {
 	}
 
 	private void report(LockInfo lock, long heldMillis, Duration threshold) {
-		String key = (lock.key() != null) ? KeyEncoder.abbreviate(lock.key()) : "(no key)";
+		String key = (lock.key() != null) ? LockPaths.abbreviate(lock.key()) : "(no key)";
 		logger.warn("Lock '{}' key '{}' ({} mode) has been held by thread '{}' for {} ms, longer than "
 				+ "zk-lock.hold-warning ({}); check what that thread is doing, or raise zk-lock.hold-warning",
 				lock.name(), key, lock.mode(), lock.threadName(), heldMillis, threshold);

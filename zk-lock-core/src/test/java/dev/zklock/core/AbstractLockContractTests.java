@@ -22,6 +22,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import dev.zklock.LockException;
 import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
+import dev.zklock.LockState;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;

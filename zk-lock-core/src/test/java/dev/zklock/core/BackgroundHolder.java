@@ -5,6 +5,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import dev.zklock.LockHandle;
+import dev.zklock.LockManager;
 import dev.zklock.LockRequest;
 
 /**

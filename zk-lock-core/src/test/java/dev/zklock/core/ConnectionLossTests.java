@@ -24,9 +24,11 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import dev.zklock.LockContext;
 import dev.zklock.LockHandle;
+import dev.zklock.LockInfo;
 import dev.zklock.LockLossReason;
 import dev.zklock.LockLostException;
 import dev.zklock.LockRequest;
+import dev.zklock.LockState;
 import dev.zklock.LockTemplate;
 import dev.zklock.annotation.LockMode;
 import dev.zklock.testsupport.ZooKeeperSessions;

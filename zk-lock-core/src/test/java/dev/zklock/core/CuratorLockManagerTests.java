@@ -17,7 +17,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import dev.zklock.LockException;
 import dev.zklock.LockHandle;
+import dev.zklock.LockInfo;
 import dev.zklock.LockRequest;
+import dev.zklock.LockState;
 import dev.zklock.annotation.LockMode;
 import dev.zklock.testsupport.ZooKeeperProxy;
 

@@ -14,7 +14,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import dev.zklock.LockHandle;
+import dev.zklock.LockManager;
 import dev.zklock.LockRequest;
+import dev.zklock.LockState;
 import dev.zklock.annotation.LockMode;
 import dev.zklock.testsupport.ZooKeeperSessions;
 

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import dev.zklock.LockContext;
 import dev.zklock.LockException;
 import dev.zklock.LockHandle;
+import dev.zklock.LockManager;
 import dev.zklock.LockRequest;
 import dev.zklock.annotation.LockMode;
 import dev.zklock.testsupport.TestThreads;

@@ -13,6 +13,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import dev.zklock.LockHandle;
+import dev.zklock.LockOwnerData;
 import dev.zklock.LockRequest;
 import dev.zklock.annotation.LockMode;
 

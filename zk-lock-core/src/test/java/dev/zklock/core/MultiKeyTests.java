@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 import dev.zklock.LockHandle;
+import dev.zklock.LockInfo;
 import dev.zklock.LockRequest;
 import dev.zklock.testsupport.TestThreads;
 
@@ -110,7 +111,7 @@ class MultiKeyTests extends AbstractZooKeeperTests {
 	void lockWithoutKeysUsesReservedSegment() throws Exception {
 		try (LockHandle handle = this.manager.acquire(LockRequest.named("report").build())) {
 			assertThat(handle.keys()).isEmpty();
-			String path = this.basePath + "/report/" + KeyEncoder.NO_KEY;
+			String path = this.basePath + "/report/" + LockPaths.NO_KEY;
 			assertThat(this.manager.pathFor("report", null)).isEqualTo(path);
 			assertThat(client.getChildren().forPath(path)).hasSize(1);
 			assertThat(acquireInOtherThread(LockRequest.named("report").timeout(Duration.ZERO).build())).isFalse();

@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.apache.curator.framework.CuratorFramework;
 
 import dev.zklock.LockHandle;
+import dev.zklock.LockManager;
 import dev.zklock.LockRequest;
 import dev.zklock.testsupport.StoppableZooKeeper;
 

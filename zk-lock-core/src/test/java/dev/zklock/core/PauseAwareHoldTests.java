@@ -25,6 +25,7 @@ import dev.zklock.LockHandle;
 import dev.zklock.LockLossReason;
 import dev.zklock.LockLostException;
 import dev.zklock.LockRequest;
+import dev.zklock.LockState;
 import dev.zklock.annotation.LockMode;
 import dev.zklock.testsupport.FourLetterWords;
 import dev.zklock.testsupport.ZooKeeperSessions;

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
+import dev.zklock.LockState;
 import dev.zklock.annotation.LockMode;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -18,6 +18,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.zklock.LockHandle;
+import dev.zklock.LockManager;
 import dev.zklock.LockRequest;
 import dev.zklock.annotation.LockMode;
 

@@ -20,6 +20,7 @@ import org.slf4j.LoggerFactory;
 import dev.zklock.LockHandle;
 import dev.zklock.LockLossReason;
 import dev.zklock.LockRequest;
+import dev.zklock.LockState;
 import dev.zklock.annotation.LockMode;
 import dev.zklock.testsupport.ZooKeeperSessions;
 

@@ -14,7 +14,9 @@ import org.junit.jupiter.api.Test;
 
 import dev.zklock.LockException;
 import dev.zklock.LockHandle;
+import dev.zklock.LockInfo;
 import dev.zklock.LockRequest;
+import dev.zklock.LockState;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;

@@ -12,7 +12,7 @@ import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.zklock.core.KeyEncoder;
+import dev.zklock.core.LockPaths;
 import dev.zklock.core.LockNodeNames;
 import dev.zklock.schedules.Schedule.DeleteNode;
 import dev.zklock.schedules.Schedule.Family;
@@ -53,8 +53,8 @@ final class NodeDeleter {
 	// That is enough for the holder to have to notice, and a single deletion keeps the history simple
 	private static void delete(DeleteNode delete, CuratorFramework admin, History history, String basePath) {
 		String lockKey = delete.family().lockName + "/" + delete.key();
-		String keyPath = basePath + "/" + KeyEncoder.encode(delete.family().lockName) + "/"
-				+ KeyEncoder.encode(delete.key());
+		String keyPath = basePath + "/" + LockPaths.encode(delete.family().lockName) + "/"
+				+ LockPaths.encode(delete.key());
 		long start = System.nanoTime();
 		try {
 			List<String> children = admin.getChildren().forPath(keyPath);

@@ -19,7 +19,7 @@ import dev.zklock.LockRequest;
 import dev.zklock.core.AsyncLockHandle;
 import dev.zklock.core.AsyncLockManager;
 import dev.zklock.core.CuratorLockManager;
-import dev.zklock.core.LockInfo;
+import dev.zklock.LockInfo;
 import dev.zklock.core.ManualPauseDetectors;
 import dev.zklock.core.PauseDetector;
 import dev.zklock.testsupport.ZooKeeperProxy;

@@ -25,9 +25,9 @@ import dev.zklock.LockRequest;
 import dev.zklock.aop.TestZooKeeper;
 import dev.zklock.core.CuratorLockManager;
 import dev.zklock.core.InstrumentedLockManager;
-import dev.zklock.core.LockInfo;
-import dev.zklock.core.LockLossListener;
-import dev.zklock.core.LockManager;
+import dev.zklock.LockInfo;
+import dev.zklock.LockLossListener;
+import dev.zklock.LockManager;
 import dev.zklock.shedlock.autoconfigure.ZkLockShedLockAutoConfiguration;
 
 import static org.assertj.core.api.Assertions.assertThat;

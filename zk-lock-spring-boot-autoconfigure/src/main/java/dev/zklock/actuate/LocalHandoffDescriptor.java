@@ -7,7 +7,7 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 import dev.zklock.core.LocalHandoffs;
-import dev.zklock.core.LocalTenure;
+import dev.zklock.LocalTenure;
 
 /**
  * The local hand-off of this process, as {@code /actuator/locks} shows it: the keys

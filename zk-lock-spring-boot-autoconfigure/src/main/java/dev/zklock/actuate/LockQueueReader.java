@@ -20,7 +20,7 @@ import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
 
 import dev.zklock.LockException;
-import dev.zklock.core.KeyEncoder;
+import dev.zklock.core.LockPaths;
 import dev.zklock.core.LockNodeNames;
 import dev.zklock.annotation.LockMode;
 import dev.zklock.actuate.LockQueuesDescriptor.KeyQueue;
@@ -28,7 +28,7 @@ import dev.zklock.actuate.LockQueuesDescriptor.Participant;
 
 /**
  * Reads the queues of one lock name from ZooKeeper. The name is encoded into one
- * path segment by {@link KeyEncoder}, so whatever it contains, only nodes below
+ * path segment by {@link LockPaths}, so whatever it contains, only nodes below
  * {@code <basePath>/<encoded name>} are read. Each key shows its nodes in order of
  * their sequence numbers: holders of a MUTEX or WRITE lock come first, READ nodes
  * hold while no WRITE node is ahead of them (a READ inside a WRITE holds beside its
@@ -67,7 +67,7 @@ public class LockQueueReader {
 		if (name == null || name.isBlank()) {
 			return null;
 		}
-		String namePath = basePath + "/" + KeyEncoder.encode(name);
+		String namePath = basePath + "/" + LockPaths.encode(name);
 		if (!this.client.getZookeeperClient().isConnected()) {
 			throw new LockException("Cannot read the queues of lock '" + name + "' at " + namePath
 					+ ": ZooKeeper is not connected; check the zkLock health and zk-lock.connect-string");
@@ -237,10 +237,10 @@ public class LockQueueReader {
 
 	// The key as given, where its segment can be decoded
 	static @Nullable String decode(String segment) {
-		if (segment.equals(KeyEncoder.NO_KEY)) {
+		if (segment.equals(LockPaths.NO_KEY)) {
 			return null;
 		}
-		if (segment.equals(KeyEncoder.EMPTY_KEY)) {
+		if (segment.equals(LockPaths.EMPTY_KEY)) {
 			return "";
 		}
 		if (segment.indexOf('#') >= 0) {

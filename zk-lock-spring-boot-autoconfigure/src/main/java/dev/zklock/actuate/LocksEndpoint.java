@@ -21,7 +21,7 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import dev.zklock.LockException;
 import dev.zklock.core.AsyncLockManager;
 import dev.zklock.core.CuratorLockManager;
-import dev.zklock.core.LockInfo;
+import dev.zklock.LockInfo;
 import dev.zklock.core.LockRegistry;
 
 /**

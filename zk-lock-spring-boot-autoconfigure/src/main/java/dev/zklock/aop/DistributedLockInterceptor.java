@@ -22,7 +22,7 @@ import dev.zklock.LostLockAction;
 import dev.zklock.annotation.OnTimeout;
 import dev.zklock.core.AsyncLockManager;
 import dev.zklock.core.HeldCheck;
-import dev.zklock.core.LockManager;
+import dev.zklock.LockManager;
 
 /**
  * Runs {@link dev.zklock.annotation.DistributedLock} methods while holding their

@@ -38,10 +38,10 @@ import dev.zklock.aop.ResolvedOnFirstUse;
 import dev.zklock.core.AsyncLockManager;
 import dev.zklock.core.CuratorLockManager;
 import dev.zklock.core.InstrumentedLockManager;
-import dev.zklock.core.LockLossListener;
-import dev.zklock.core.LockManager;
-import dev.zklock.core.LockOwnerData;
-import dev.zklock.core.LockRevocationListener;
+import dev.zklock.LockLossListener;
+import dev.zklock.LockManager;
+import dev.zklock.LockOwnerData;
+import dev.zklock.LockRevocationListener;
 import dev.zklock.core.PauseDetector;
 
 /**

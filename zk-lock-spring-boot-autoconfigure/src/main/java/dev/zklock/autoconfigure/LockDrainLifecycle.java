@@ -17,7 +17,7 @@ import org.springframework.context.event.ContextClosedEvent;
 import dev.zklock.core.AsyncLockManager;
 import dev.zklock.core.CuratorLockManager;
 import dev.zklock.core.LockRegistry;
-import dev.zklock.core.LockState;
+import dev.zklock.LockState;
 
 /**
  * Drains zk-lock's locks when the application context closes, before the client

@@ -10,8 +10,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.util.function.SingletonSupplier;
 
 import dev.zklock.core.AsyncLockManager;
-import dev.zklock.core.LockManager;
-import dev.zklock.core.LongHoldListener;
+import dev.zklock.LockManager;
+import dev.zklock.LongHoldListener;
 import dev.zklock.monitor.LockHoldMonitor;
 
 /**

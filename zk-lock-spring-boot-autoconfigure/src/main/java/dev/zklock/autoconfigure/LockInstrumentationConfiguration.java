@@ -11,7 +11,7 @@ import org.springframework.context.annotation.Configuration;
 import dev.zklock.core.AsyncLockManager;
 import dev.zklock.core.InstrumentedLockManager;
 import dev.zklock.core.LockInstrumentation;
-import dev.zklock.core.LockManager;
+import dev.zklock.LockManager;
 
 /**
  * Decorates the application's {@link LockManager} with every

@@ -6,8 +6,8 @@ import org.springframework.context.ApplicationEventPublisher;
 
 import dev.zklock.LockLossReason;
 import dev.zklock.LockLostEvent;
-import dev.zklock.core.LockInfo;
-import dev.zklock.core.LockLossListener;
+import dev.zklock.LockInfo;
+import dev.zklock.LockLossListener;
 
 /**
  * Publishes a {@link LockLostEvent} for every lock a manager loses, synchronous or

@@ -11,7 +11,7 @@ import dev.zklock.core.AsyncLockManager;
 import dev.zklock.core.CuratorLockManager;
 import dev.zklock.core.InstrumentedLockManager;
 import dev.zklock.core.LocalHandoffs;
-import dev.zklock.core.LockManager;
+import dev.zklock.LockManager;
 import dev.zklock.core.LockRegistry;
 
 /**

@@ -12,7 +12,7 @@ import org.springframework.boot.actuate.audit.listener.AuditApplicationEvent;
 import org.springframework.context.ApplicationEventPublisher;
 
 import dev.zklock.LockRevocation;
-import dev.zklock.core.LockRevocationListener;
+import dev.zklock.LockRevocationListener;
 
 /**
  * Publishes an {@link AuditApplicationEvent} of type {@value #TYPE} for every

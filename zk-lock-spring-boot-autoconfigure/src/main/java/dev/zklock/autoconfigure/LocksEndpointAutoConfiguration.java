@@ -16,7 +16,7 @@ import org.springframework.context.annotation.Bean;
 import dev.zklock.actuate.LockQueueReader;
 import dev.zklock.actuate.LocksEndpoint;
 import dev.zklock.core.AsyncLockManager;
-import dev.zklock.core.LockManager;
+import dev.zklock.LockManager;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration

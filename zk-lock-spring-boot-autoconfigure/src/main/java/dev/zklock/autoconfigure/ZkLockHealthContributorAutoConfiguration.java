@@ -12,7 +12,7 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 
 import dev.zklock.core.AsyncLockManager;
-import dev.zklock.core.LockManager;
+import dev.zklock.LockManager;
 import dev.zklock.health.ZkLockHealthIndicator;
 
 /**

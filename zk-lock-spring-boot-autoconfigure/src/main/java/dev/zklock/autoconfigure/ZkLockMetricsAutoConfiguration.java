@@ -12,7 +12,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 
 import dev.zklock.core.AsyncLockManager;
-import dev.zklock.core.LockManager;
+import dev.zklock.LockManager;
 import dev.zklock.metrics.LocalHandoffMetrics;
 import dev.zklock.metrics.LockMetrics;
 import dev.zklock.metrics.LockRevocationMetrics;
@@ -23,8 +23,8 @@ import dev.zklock.metrics.ZooKeeperConnectionMetrics;
  * Auto-configuration} for zk-lock's Micrometer meters: lock waits, holds, active
  * and waiting locks, lost locks, long holds, local hand-offs and connection state
  * transitions. The {@link LockMetrics} bean is a
- * {@link dev.zklock.core.LockLossListener} and a
- * {@link dev.zklock.core.LongHoldListener}, so the lock manager and the hold monitor
+ * {@link dev.zklock.LockLossListener} and a
+ * {@link dev.zklock.LongHoldListener}, so the lock manager and the hold monitor
  * report to it.
  */
 @AutoConfiguration(after = { DistributedLockAutoConfiguration.class },

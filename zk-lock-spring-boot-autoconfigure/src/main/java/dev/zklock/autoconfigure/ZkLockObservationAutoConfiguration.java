@@ -10,7 +10,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 
-import dev.zklock.core.LockManager;
+import dev.zklock.LockManager;
 import dev.zklock.metrics.LockObservationConvention;
 import dev.zklock.metrics.LockObservations;
 

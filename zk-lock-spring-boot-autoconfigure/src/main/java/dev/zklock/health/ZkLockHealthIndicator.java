@@ -17,7 +17,7 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 
 import dev.zklock.core.AsyncLockManager;
 import dev.zklock.core.LockRegistry;
-import dev.zklock.core.LockState;
+import dev.zklock.LockState;
 
 /**
  * {@link HealthIndicator} for the ZooKeeper connection that zk-lock uses. UP when

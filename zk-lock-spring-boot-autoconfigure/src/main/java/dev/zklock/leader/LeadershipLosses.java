@@ -10,7 +10,7 @@ import org.apache.curator.framework.state.ConnectionStateListener;
 
 import dev.zklock.LeadershipRevocationReason;
 import dev.zklock.LockLossReason;
-import dev.zklock.core.LockInfo;
+import dev.zklock.LockInfo;
 
 /**
  * Ends leaderships when the connection or the engine says they are gone, and has

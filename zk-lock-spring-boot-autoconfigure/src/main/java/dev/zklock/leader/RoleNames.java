@@ -3,7 +3,7 @@ package dev.zklock.leader;
 import org.apache.zookeeper.common.PathUtils;
 import org.jspecify.annotations.Nullable;
 
-import dev.zklock.core.KeyEncoder;
+import dev.zklock.core.LockPaths;
 
 /**
  * Checks role names: each becomes one ZooKeeper path segment below the roles'
@@ -27,7 +27,7 @@ final class RoleNames {
 		if (!role.strip().equals(role)) {
 			return "the role name '" + role + "' starts or ends with white space; remove it";
 		}
-		String segment = KeyEncoder.encode(role);
+		String segment = LockPaths.encode(role);
 		try {
 			PathUtils.validatePath("/" + segment);
 		}
@@ -35,10 +35,10 @@ final class RoleNames {
 			return "the role name '" + role + "' is not a valid ZooKeeper path segment once encoded ('" + segment
 					+ "'): " + ex.getMessage() + "; use letters, digits and '-'";
 		}
-		if (segment.length() > KeyEncoder.MAX_PLAIN_LENGTH) {
+		if (segment.length() > LockPaths.MAX_PLAIN_LENGTH) {
 			// a hashed segment could not be read back as the role by the endpoint
-			return "the role name '" + KeyEncoder.abbreviate(role) + "' is " + segment.length()
-					+ " characters long once encoded, more than the " + KeyEncoder.MAX_PLAIN_LENGTH
+			return "the role name '" + LockPaths.abbreviate(role) + "' is " + segment.length()
+					+ " characters long once encoded, more than the " + LockPaths.MAX_PLAIN_LENGTH
 					+ " of one readable path segment; use a shorter name";
 		}
 		return null;

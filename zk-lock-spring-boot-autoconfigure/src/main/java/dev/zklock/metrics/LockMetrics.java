@@ -20,10 +20,10 @@ import dev.zklock.LockContext;
 import dev.zklock.LockLossReason;
 import dev.zklock.LockRequest;
 import dev.zklock.annotation.LockMode;
-import dev.zklock.core.LockInfo;
+import dev.zklock.LockInfo;
 import dev.zklock.core.LockInstrumentation;
-import dev.zklock.core.LockLossListener;
-import dev.zklock.core.LongHoldListener;
+import dev.zklock.LockLossListener;
+import dev.zklock.LongHoldListener;
 
 /**
  * Micrometer meters for locks. Tags are the lock name, the mode and the outcome,

@@ -8,7 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.zklock.LockRevocation;
-import dev.zklock.core.LockRevocationListener;
+import dev.zklock.LockRevocationListener;
 
 /**
  * Counts revoked locks in {@value #REVOCATIONS}, tagged with the lock name: one per

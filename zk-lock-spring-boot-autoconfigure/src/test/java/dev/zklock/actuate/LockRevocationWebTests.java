@@ -44,7 +44,7 @@ import dev.zklock.LockRequest;
 import dev.zklock.autoconfigure.ZkLockClient;
 import dev.zklock.core.CuratorLockManager;
 import dev.zklock.core.InstrumentedLockManager;
-import dev.zklock.core.LockManager;
+import dev.zklock.LockManager;
 import dev.zklock.testsupport.JvmProcess;
 import dev.zklock.testsupport.OutputLines;
 import dev.zklock.testsupport.StoppableZooKeeper;

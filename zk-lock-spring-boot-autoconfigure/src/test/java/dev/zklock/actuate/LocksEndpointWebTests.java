@@ -38,8 +38,8 @@ import dev.zklock.autoconfigure.ZkLockClient;
 import dev.zklock.core.AsyncLockManager;
 import dev.zklock.core.CuratorLockManager;
 import dev.zklock.core.InstrumentedLockManager;
-import dev.zklock.core.LockManager;
-import dev.zklock.core.LockState;
+import dev.zklock.LockManager;
+import dev.zklock.LockState;
 import dev.zklock.core.OtherInstance;
 import dev.zklock.testsupport.StoppableZooKeeper;
 

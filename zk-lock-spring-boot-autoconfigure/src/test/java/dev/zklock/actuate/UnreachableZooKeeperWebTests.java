@@ -43,7 +43,7 @@ import dev.zklock.annotation.LockMode;
 import dev.zklock.autoconfigure.ZkLockClient;
 import dev.zklock.core.CuratorLockManager;
 import dev.zklock.core.InstrumentedLockManager;
-import dev.zklock.core.LockManager;
+import dev.zklock.LockManager;
 import dev.zklock.testsupport.StoppableZooKeeper;
 
 import static org.assertj.core.api.Assertions.assertThat;

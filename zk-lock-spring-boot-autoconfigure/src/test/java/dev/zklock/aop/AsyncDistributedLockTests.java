@@ -28,7 +28,7 @@ import dev.zklock.LockException;
 import dev.zklock.LockTimeoutException;
 import dev.zklock.annotation.DistributedLock;
 import dev.zklock.annotation.OnTimeout;
-import dev.zklock.core.KeyEncoder;
+import dev.zklock.core.LockPaths;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -226,7 +226,7 @@ class AsyncDistributedLockTests {
 	}
 
 	private static String lockPath(ApplicationContext context, String name, String key) {
-		return basePath(context) + "/" + KeyEncoder.encode(name) + "/" + KeyEncoder.encode(key);
+		return basePath(context) + "/" + LockPaths.encode(name) + "/" + LockPaths.encode(key);
 	}
 
 	static class AsyncService {

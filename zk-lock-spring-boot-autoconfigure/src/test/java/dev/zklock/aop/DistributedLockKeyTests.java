@@ -22,7 +22,7 @@ import dev.zklock.annotation.DistributedLock;
 import dev.zklock.annotation.LockMode;
 import dev.zklock.autoconfigure.ZkLockProperties;
 import dev.zklock.core.CuratorLockManager;
-import dev.zklock.core.LockManager;
+import dev.zklock.LockManager;
 import dev.zklock.testsupport.TestThreads;
 
 import static org.assertj.core.api.Assertions.assertThat;

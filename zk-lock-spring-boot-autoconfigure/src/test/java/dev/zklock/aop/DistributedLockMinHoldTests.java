@@ -23,7 +23,7 @@ import dev.zklock.annotation.DistributedLock;
 import dev.zklock.annotation.OnTimeout;
 import dev.zklock.autoconfigure.ZkLockProperties;
 import dev.zklock.core.CuratorLockManager;
-import dev.zklock.core.LockManager;
+import dev.zklock.LockManager;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

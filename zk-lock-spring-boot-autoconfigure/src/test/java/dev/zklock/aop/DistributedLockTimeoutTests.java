@@ -21,7 +21,7 @@ import dev.zklock.LockRequest;
 import dev.zklock.LockTimeoutException;
 import dev.zklock.annotation.DistributedLock;
 import dev.zklock.annotation.OnTimeout;
-import dev.zklock.core.LockManager;
+import dev.zklock.LockManager;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;

@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
-import dev.zklock.core.LockManager;
+import dev.zklock.LockManager;
 
 /**
  * A lock held by another thread until closed, to make annotated calls contend.

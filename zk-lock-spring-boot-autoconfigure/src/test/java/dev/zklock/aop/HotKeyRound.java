@@ -12,7 +12,7 @@ import org.springframework.context.ApplicationContext;
 
 import dev.zklock.core.CuratorLockManager;
 import dev.zklock.core.InstrumentedLockManager;
-import dev.zklock.core.LockManager;
+import dev.zklock.LockManager;
 import dev.zklock.core.LockRegistry;
 
 import static org.awaitility.Awaitility.await;

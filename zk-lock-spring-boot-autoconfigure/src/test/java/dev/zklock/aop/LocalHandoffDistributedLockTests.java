@@ -20,7 +20,7 @@ import dev.zklock.annotation.DistributedLock;
 import dev.zklock.annotation.LockMode;
 import dev.zklock.core.CuratorLockManager;
 import dev.zklock.core.LocalHandoffs;
-import dev.zklock.core.LocalTenure;
+import dev.zklock.LocalTenure;
 import dev.zklock.testsupport.TestThreads;
 
 import static org.assertj.core.api.Assertions.assertThat;

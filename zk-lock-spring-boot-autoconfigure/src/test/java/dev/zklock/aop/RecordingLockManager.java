@@ -5,7 +5,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
-import dev.zklock.core.LockManager;
+import dev.zklock.LockManager;
 
 /**
  * Passes requests to a real lock manager and remembers them, so tests can see

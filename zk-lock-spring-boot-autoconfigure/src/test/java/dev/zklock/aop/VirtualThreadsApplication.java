@@ -31,7 +31,7 @@ import org.springframework.core.task.AsyncTaskExecutor;
 import dev.zklock.annotation.DistributedLock;
 import dev.zklock.core.CuratorLockManager;
 import dev.zklock.core.InstrumentedLockManager;
-import dev.zklock.core.LockManager;
+import dev.zklock.LockManager;
 
 import static org.awaitility.Awaitility.await;
 
@@ -140,7 +140,7 @@ public class VirtualThreadsApplication {
 				return false;
 			}
 			dump[0] = threadDump(dir);
-			return count(dump[0], control ? "java.lang.Object.wait" : "dev.zklock.core.BlockingWait.acquisition")
+			return count(dump[0], control ? "java.lang.Object.wait" : "dev.zklock.core.CuratorLockManager.awaitAcquisition")
 					>= TASKS;
 		});
 		release.countDown();
@@ -150,7 +150,7 @@ public class VirtualThreadsApplication {
 		}
 		return "completed=" + counter.completed().get() + " virtual=" + counter.virtual().get() + " maxActive="
 				+ counter.maxActive().get() + " monitorWaiters=" + count(dump[0], "java.lang.Object.wait")
-				+ " parkedInZkLock=" + count(dump[0], "dev.zklock.core.BlockingWait.acquisition");
+				+ " parkedInZkLock=" + count(dump[0], "dev.zklock.core.CuratorLockManager.awaitAcquisition");
 	}
 
 	private static int queued(ConfigurableApplicationContext context, CuratorFramework client, String basePath,

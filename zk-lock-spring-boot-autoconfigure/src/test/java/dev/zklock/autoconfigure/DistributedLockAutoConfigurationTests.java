@@ -27,7 +27,7 @@ import dev.zklock.aop.DistributedLockValidator;
 import dev.zklock.aop.LockOperationSource;
 import dev.zklock.aop.TestZooKeeper;
 import dev.zklock.core.CuratorLockManager;
-import dev.zklock.core.LockManager;
+import dev.zklock.LockManager;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

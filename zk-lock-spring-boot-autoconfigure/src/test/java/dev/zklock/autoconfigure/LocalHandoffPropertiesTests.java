@@ -20,7 +20,7 @@ import dev.zklock.aop.HotKeyRound;
 import dev.zklock.aop.TestZooKeeper;
 import dev.zklock.core.AsyncLockManager;
 import dev.zklock.core.CuratorLockManager;
-import dev.zklock.core.LockManager;
+import dev.zklock.LockManager;
 import dev.zklock.core.OtherInstance;
 import dev.zklock.testsupport.TestThreads;
 

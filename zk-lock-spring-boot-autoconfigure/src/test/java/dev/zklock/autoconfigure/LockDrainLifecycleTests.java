@@ -25,7 +25,7 @@ import dev.zklock.LockHandle;
 import dev.zklock.LockLossReason;
 import dev.zklock.LockLostEvent;
 import dev.zklock.LockRequest;
-import dev.zklock.core.LockManager;
+import dev.zklock.LockManager;
 import dev.zklock.testsupport.ClassFixture;
 import dev.zklock.testsupport.InJvmZooKeeper;
 

@@ -26,7 +26,7 @@ import dev.zklock.LockTemplate;
 import dev.zklock.actuate.LocksEndpoint;
 import dev.zklock.core.CuratorLockManager;
 import dev.zklock.core.InstrumentedLockManager;
-import dev.zklock.core.LockManager;
+import dev.zklock.LockManager;
 import dev.zklock.health.ZkLockHealthIndicator;
 import dev.zklock.metrics.LockMetrics;
 import dev.zklock.metrics.LockObservations;

@@ -31,7 +31,7 @@ import org.springframework.context.annotation.Bean;
 import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
 import dev.zklock.actuate.LocksEndpoint;
-import dev.zklock.core.LockManager;
+import dev.zklock.LockManager;
 import dev.zklock.health.ZkLockHealthIndicator;
 import dev.zklock.metrics.ZooKeeperConnectionMetrics;
 import dev.zklock.testsupport.ClassFixture;

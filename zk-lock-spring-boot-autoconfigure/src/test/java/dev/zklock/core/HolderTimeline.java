@@ -10,6 +10,7 @@ import java.util.function.Predicate;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.zklock.core.LockRegistry.Hold;
 import dev.zklock.faults.WorkerEvents;
 
 /**

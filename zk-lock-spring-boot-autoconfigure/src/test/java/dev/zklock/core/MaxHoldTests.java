@@ -17,6 +17,7 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import dev.zklock.LockHandle;
+import dev.zklock.LockInfo;
 import dev.zklock.LockLossReason;
 import dev.zklock.LockLostException;
 import dev.zklock.LockRequest;

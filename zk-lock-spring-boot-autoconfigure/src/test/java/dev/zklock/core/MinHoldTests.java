@@ -20,8 +20,11 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import dev.zklock.LockHandle;
+import dev.zklock.LockInfo;
 import dev.zklock.LockLossReason;
+import dev.zklock.LockManager;
 import dev.zklock.LockRequest;
+import dev.zklock.LockState;
 import dev.zklock.annotation.LockMode;
 import dev.zklock.metrics.LockMetrics;
 import dev.zklock.testsupport.ZooKeeperSessions;

@@ -22,7 +22,7 @@ import org.apache.zookeeper.KeeperException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.zklock.core.KeyEncoder;
+import dev.zklock.core.LockPaths;
 import dev.zklock.testsupport.LoopbackFirewall;
 import dev.zklock.testsupport.ZooKeeperEnsemble;
 import dev.zklock.testsupport.ZooKeeperProxy;
@@ -195,7 +195,7 @@ final class FaultLab implements AutoCloseable {
 	 * @return the path
 	 */
 	static String lockPath(String key) {
-		return BASE_PATH + "/" + LOCK_NAME + "/" + KeyEncoder.encode(key);
+		return BASE_PATH + "/" + LOCK_NAME + "/" + LockPaths.encode(key);
 	}
 
 	/**

@@ -25,9 +25,9 @@ import dev.zklock.annotation.LockMode;
 import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
 import dev.zklock.autoconfigure.ZkLockAutoConfiguration;
 import dev.zklock.core.CuratorLockManager;
-import dev.zklock.core.LocalTenure;
-import dev.zklock.core.LockManager;
-import dev.zklock.core.LockState;
+import dev.zklock.LocalTenure;
+import dev.zklock.LockManager;
+import dev.zklock.LockState;
 import dev.zklock.testsupport.ParentWatchdog;
 
 /**

@@ -29,7 +29,7 @@ import dev.zklock.annotation.OnTimeout;
 import dev.zklock.aop.TestZooKeeper;
 import dev.zklock.autoconfigure.ZkLockMetricsAutoConfiguration;
 import dev.zklock.autoconfigure.ZkLockObservationAutoConfiguration;
-import dev.zklock.core.KeyEncoder;
+import dev.zklock.core.LockPaths;
 import dev.zklock.metrics.LockObservationsTests.RecordingHandler;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -136,7 +136,7 @@ class AsyncObservabilityTests {
 
 	private static void breakLockPath(ApplicationContext context, String name) throws Exception {
 		// ZooKeeper refuses children under an ephemeral node: the acquisition fails
-		String path = context.getEnvironment().getProperty("zk-lock.base-path") + "/" + KeyEncoder.encode(name);
+		String path = context.getEnvironment().getProperty("zk-lock.base-path") + "/" + LockPaths.encode(name);
 		context.getBean(CuratorFramework.class)
 			.create()
 			.creatingParentsIfNeeded()

@@ -18,7 +18,7 @@ import dev.zklock.LockRequest;
 import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
 import dev.zklock.autoconfigure.ZkLockAutoConfiguration;
 import dev.zklock.autoconfigure.ZkLockMetricsAutoConfiguration;
-import dev.zklock.core.LockManager;
+import dev.zklock.LockManager;
 import dev.zklock.core.OtherInstance;
 import dev.zklock.testsupport.StoppableZooKeeper;
 

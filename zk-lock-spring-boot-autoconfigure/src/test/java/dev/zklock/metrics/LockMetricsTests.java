@@ -41,7 +41,6 @@ import dev.zklock.annotation.OnTimeout;
 import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
 import dev.zklock.autoconfigure.ZkLockAutoConfiguration;
 import dev.zklock.autoconfigure.ZkLockMetricsAutoConfiguration;
-import dev.zklock.core.LockManager;
 import dev.zklock.core.OtherInstance;
 import dev.zklock.testsupport.ClassFixture;
 import dev.zklock.testsupport.StoppableZooKeeper;

@@ -48,7 +48,7 @@ import dev.zklock.LockLostEvent;
 import dev.zklock.LockRequest;
 import dev.zklock.annotation.DistributedLock;
 import dev.zklock.autoconfigure.ZkLockClient;
-import dev.zklock.core.LockManager;
+import dev.zklock.LockManager;
 import dev.zklock.testsupport.ParentWatchdog;
 
 /**

@@ -3,7 +3,7 @@ package dev.zklock.aop
 import dev.zklock.FencingToken
 import dev.zklock.LockLostException
 import dev.zklock.LockTemplate
-import dev.zklock.core.KeyEncoder
+import dev.zklock.core.LockPaths
 import kotlinx.coroutines.CompletableDeferred
 import kotlinx.coroutines.Dispatchers
 import kotlinx.coroutines.TimeoutCancellationException
@@ -274,7 +274,7 @@ class CoroutineDistributedLockTests {
     }
 
     private fun lockPath(context: ApplicationContext, key: String): String =
-        context.environment.getProperty("zk-lock.base-path") + "/" + KeyEncoder.encode("co") + "/" + KeyEncoder.encode(key)
+        context.environment.getProperty("zk-lock.base-path") + "/" + LockPaths.encode("co") + "/" + LockPaths.encode(key)
 
     private fun awaitNodes(client: CuratorFramework, path: String, count: Int) {
         await().atMost(Duration.ofSeconds(10)).until { TestZooKeeper.ephemeralNodes(client, path) == count }

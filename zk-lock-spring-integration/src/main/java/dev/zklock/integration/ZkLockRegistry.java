@@ -8,8 +8,8 @@ import java.util.concurrent.locks.Lock;
 
 import org.springframework.integration.support.locks.ExpirableLockRegistry;
 
-import dev.zklock.core.KeyEncoder;
-import dev.zklock.core.LockManager;
+import dev.zklock.core.LockPaths;
+import dev.zklock.LockManager;
 
 /**
  * Spring Integration's {@link ExpirableLockRegistry} on zk-lock's engine: the lock
@@ -98,7 +98,7 @@ public class ZkLockRegistry implements ExpirableLockRegistry<Lock> {
 	}
 
 	static String describe(String name, String key) {
-		return "lock '" + name + "' key '" + KeyEncoder.abbreviate(key) + "'";
+		return "lock '" + name + "' key '" + LockPaths.abbreviate(key) + "'";
 	}
 
 }

@@ -14,7 +14,7 @@ import dev.zklock.LockException;
 import dev.zklock.LockHandle;
 import dev.zklock.LockLostException;
 import dev.zklock.LockRequest;
-import dev.zklock.core.LockManager;
+import dev.zklock.LockManager;
 
 /**
  * The {@link Lock} of one key of a {@link ZkLockRegistry}: a zk-lock MUTEX held by

@@ -23,10 +23,10 @@ import dev.zklock.LockLossReason;
 import dev.zklock.aop.TestZooKeeper;
 import dev.zklock.core.CuratorLockManager;
 import dev.zklock.core.InstrumentedLockManager;
-import dev.zklock.core.LockInfo;
-import dev.zklock.core.LockLossListener;
-import dev.zklock.core.LockManager;
-import dev.zklock.core.LockState;
+import dev.zklock.LockInfo;
+import dev.zklock.LockLossListener;
+import dev.zklock.LockManager;
+import dev.zklock.LockState;
 import dev.zklock.integration.autoconfigure.ZkLockIntegrationAutoConfiguration;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -10,7 +10,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.integration.support.locks.LockRegistry;
 
 import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
-import dev.zklock.core.LockManager;
+import dev.zklock.LockManager;
 import dev.zklock.integration.ZkLockRegistry;
 
 /**

@@ -1,9 +1,8 @@
-package dev.zklock.core;
-
-import dev.zklock.LockRevocation;
+package dev.zklock;
 
 /**
- * Told about every lock a {@link CuratorLockManager} revoked, after its holders'
+ * Told about every lock that zk-lock revoked (see
+ * {@link LockTemplate#revoke(String, String)}), after its holders'
  * nodes were deleted: for metrics and audit.
  */
 @FunctionalInterface

@@ -1,4 +1,4 @@
-package dev.zklock.core;
+package dev.zklock;
 
 import java.time.Duration;
 

@@ -1,6 +1,4 @@
-package dev.zklock.core;
-
-import dev.zklock.LockLossReason;
+package dev.zklock;
 
 /**
  * Told when a lock held by this process is lost: its session ended or its node

@@ -1,7 +1,7 @@
-package dev.zklock.core;
+package dev.zklock;
 
 /**
- * Where a lock tracked by a {@link LockRegistry} stands.
+ * Where a lock that zk-lock tracks stands: waiting, held, in doubt, releasing or lost.
  */
 public enum LockState {
 

@@ -1,7 +1,4 @@
-package dev.zklock.core;
-
-import dev.zklock.LockHandle;
-import dev.zklock.LockRequest;
+package dev.zklock;
 
 /**
  * Acquires ZooKeeper locks for {@link LockRequest}s.
