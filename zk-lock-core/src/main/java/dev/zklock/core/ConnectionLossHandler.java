@@ -166,6 +166,15 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 		lose(entry, LockLossReason.NODE_DELETED);
 	}
 
+	/**
+	 * The application closed the client while a lock was held: the session, and the
+	 * node with it, ended at the close, and Curator reports no event for it.
+	 * @param entry the entry, held until now
+	 */
+	void clientClosed(LockRegistry.Entry entry) {
+		lose(entry, LockLossReason.SESSION_LOST);
+	}
+
 	private void suspended() {
 		this.connected = false;
 		this.connectionEpoch++;

@@ -170,6 +170,9 @@ final class HoldRelease {
 			registry.remove(entry);
 			return CompletableFuture.completedFuture(null);
 		}
+		if (this.client.getState() != CuratorFrameworkState.STARTED) {
+			return releaseAfterClose(entry);
+		}
 		// read before the transition: a local hand-off passes only a hold held for sure
 		boolean sound = entry.local() != null && hold.state() == LockState.HELD;
 		// a lost lock went with its session: nothing to confirm
@@ -198,6 +201,19 @@ final class HoldRelease {
 					+ "' at " + entry.node().path() + ": " + cause + "; the lock is no longer held by this process "
 					+ "and its node is deleted in the background, " + FailureAdvice.forFailure(cause, this.basePath), cause));
 		});
+	}
+
+	// The application closed the client first: the node went with the session at the close, and nothing is left to
+	// delete; the entry goes so that no lock is shown as releasing forever
+	private CompletableFuture<Void> releaseAfterClose(LockRegistry.Entry entry) {
+		if (LockRegistry.Entry.OWNED.contains(entry.state())) {
+			logger.warn("Lock '{}' key '{}' was released after its Curator client was closed: its node went with the "
+					+ "client's session at the close, when another process could take the lock while this one's work "
+					+ "went on. Close the client only after the work holding its locks has ended", entry.name(),
+					LockPaths.abbreviate(entry.key()));
+		}
+		this.registry.remove(entry);
+		return CompletableFuture.completedFuture(null);
 	}
 
 	/**

@@ -14,6 +14,7 @@ import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.Watcher.Event.EventType;
 import org.apache.zookeeper.data.Stat;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -221,6 +222,10 @@ final class RevocationWatch {
 	void revoked(LockRegistry.Entry entry) {
 		if (entry.state() == LockState.IN_DOUBT) {
 			this.lossHandler.nodeGone(entry);
+		}
+		else if (this.client.getState() != CuratorFrameworkState.STARTED) {
+			// our own client closed: its session deleted the node, no one else did
+			this.lossHandler.clientClosed(entry);
 		}
 		else if (!entry.isAbandoned()) {
 			this.releases.takeAway(entry, LockLossReason.REVOKED);

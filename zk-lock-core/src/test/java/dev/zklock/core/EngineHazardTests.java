@@ -2,6 +2,7 @@ package dev.zklock.core;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
@@ -15,12 +16,15 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import dev.zklock.LockException;
 import dev.zklock.LockHandle;
+import dev.zklock.LockLossReason;
 import dev.zklock.LockRequest;
+import dev.zklock.LockState;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -244,6 +248,69 @@ class EngineHazardTests extends AbstractZooKeeperTests {
 		finally {
 			handle.release().get(10, TimeUnit.SECONDS);
 		}
+	}
+
+	@Test
+	void locksReleasedAfterTheirClientClosedLeaveNothingBehind() throws Exception {
+		onAClientTheApplicationCloses((closing, manager) -> {
+			LockHandle blocking = manager.acquire(LockRequest.named("closed-client").keys("1").build());
+			AsyncLockHandle async = manager.async(null)
+				.acquire(LockRequest.named("closed-client").keys("2").build())
+				.get(10, TimeUnit.SECONDS);
+			Queue<LockLossReason> reasons = new ConcurrentLinkedQueue<>();
+			manager.addLockLossListener((lock, reason) -> reasons.add(reason));
+			await("both holds watched").atMost(Duration.ofSeconds(10))
+				.until(() -> manager.getRegistry()
+					.entries(EnumSet.of(LockState.HELD))
+					.stream()
+					.noneMatch(LockRegistry.Entry::wantsWatch));
+			closing.close();
+			// the session closed with the client, and its nodes with it: the watches see the deletions, made by no
+			// other client
+			await().atMost(Duration.ofSeconds(10)).until(() -> ephemeralNodes().isEmpty());
+			await().atMost(Duration.ofSeconds(10)).until(() -> reasons.size() == 2);
+			assertThat(reasons).containsOnly(LockLossReason.SESSION_LOST);
+			// lost with the session: the releases have nothing left to do
+			blocking.close();
+			async.release().get(10, TimeUnit.SECONDS);
+			assertThat(manager.getRegistry().snapshot()).isEmpty();
+		});
+	}
+
+	@Test
+	void aLockReleasedRightAfterItsClientClosedLeavesNothingBehind() throws Exception {
+		onAClientTheApplicationCloses((closing, manager) -> {
+			LockHandle blocking = manager.acquire(LockRequest.named("closed-at-once").keys("1").build());
+			// closed before the hold's revocation watch is armed (after 50 ms): no event tells the engine
+			closing.close();
+			blocking.close();
+			assertThat(ephemeralNodes()).isEmpty();
+			// not left RELEASING for a node that went with the session
+			assertThat(manager.getRegistry().snapshot()).isEmpty();
+		});
+	}
+
+	// An application that closes its Curator client before its lock holders are done
+	private void onAClientTheApplicationCloses(ClosingClientTest test) throws Exception {
+		CuratorFramework closing = ZooKeeperTestSupport.startClient(server.getConnectString());
+		CuratorLockManager manager = new CuratorLockManager(closing, this.basePath, Duration.ofSeconds(30));
+		try {
+			test.run(closing, manager);
+		}
+		finally {
+			manager.close();
+			closing.close();
+		}
+	}
+
+	/**
+	 * A test on a client it closes itself, and a manager on that client.
+	 */
+	@FunctionalInterface
+	private interface ClosingClientTest {
+
+		void run(CuratorFramework closing, CuratorLockManager manager) throws Exception;
+
 	}
 
 	private LockInstrumentation recording() {
