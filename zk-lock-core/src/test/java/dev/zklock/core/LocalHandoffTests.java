@@ -12,6 +12,7 @@ import org.apache.curator.utils.DefaultTracerDriver;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
+import dev.zklock.LockException;
 import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
 import dev.zklock.annotation.LockMode;
@@ -148,6 +149,37 @@ class LocalHandoffTests extends AbstractZooKeeperTests {
 		}
 		next.join(WAIT.toMillis());
 		assertThat(tokens).hasSize(1);
+		await().atMost(WAIT).until(() -> ephemeralNodes().isEmpty());
+		assertThat(this.manager.getRegistry().snapshot()).isEmpty();
+	}
+
+	@Test
+	void closingTheManagerEndsTheWaitsOfLocalWaitersQueuedBehindItsTenure() throws Exception {
+		int waiters = 3;
+		List<CompletableFuture<Throwable>> ended = new ArrayList<>();
+		try (LockHandle holder = this.manager.acquire(hot(LockMode.MUTEX).build())) {
+			for (int i = 0; i < waiters; i++) {
+				CompletableFuture<Throwable> end = new CompletableFuture<>();
+				ended.add(end);
+				new Thread(() -> {
+					try (LockHandle handle = this.manager.acquire(hot(LockMode.MUTEX).build())) {
+						end.complete(null);
+					}
+					catch (Throwable ex) {
+						end.complete(ex);
+					}
+				}, "local-waiter-" + i).start();
+			}
+			await().atMost(WAIT).until(() -> this.manager.getRegistry().waitingCount() == waiters);
+			// their 30 s timeout is far off: the close, not the deadline, must end the waits
+			this.manager.close();
+			for (CompletableFuture<Throwable> end : ended) {
+				assertThat(end.get(10, TimeUnit.SECONDS)).isInstanceOf(LockException.class)
+					.hasMessageContaining("'hot'");
+			}
+			assertThat(this.manager.getRegistry().waitingCount()).isZero();
+			assertThat(holder.isHeld()).isTrue();
+		}
 		await().atMost(WAIT).until(() -> ephemeralNodes().isEmpty());
 		assertThat(this.manager.getRegistry().snapshot()).isEmpty();
 	}

@@ -182,6 +182,37 @@ class PauseAwareHoldTests extends AbstractZooKeeperTests {
 	}
 
 	@Test
+	void aPauseTheTickerHasNotCountedYetPassesNothingLocally() throws Exception {
+		LockRequest hot = LockRequest.named("hot-pause").keys("k").localHandoff(true)
+			.timeout(Duration.ofSeconds(30)).build();
+		CompletableFuture<Long> next = new CompletableFuture<>();
+		long frozen;
+		try (LockHandle holder = this.manager.acquire(hot)) {
+			frozen = holder.fencingToken();
+			Thread waiter = new Thread(() -> {
+				try (LockHandle handle = this.manager.acquire(hot)) {
+					next.complete(handle.fencingToken());
+				}
+				catch (Throwable ex) {
+					next.completeExceptionally(ex);
+				}
+			}, "local-waiter");
+			waiter.start();
+			await().atMost(Duration.ofSeconds(10)).until(() -> this.manager.getRegistry().waitingCount() == 1);
+			// past the pause threshold (1 s), short of the safe silence; the ticker has not run since
+			this.clock.addAndGet(TimeUnit.SECONDS.toNanos(2));
+		}
+		// the release saw the hold in doubt: no pass under the frozen tenure's token, the waiter queued in ZooKeeper
+		long token = await().atMost(Duration.ofSeconds(10)).until(() -> {
+			this.detector.tick();
+			return next.isDone() ? next.get() : null;
+		}, (value) -> value != null);
+		assertThat(token).isGreaterThan(frozen);
+		assertThat(this.manager.getLocalHandoffs().localHandoffs()).isZero();
+		await().atMost(Duration.ofSeconds(10)).until(() -> ephemeralNodes().isEmpty());
+	}
+
+	@Test
 	void aShortSilenceIsNoPause() throws Exception {
 		try (LockHandle handle = this.manager.acquire(request(LockMode.WRITE))) {
 			this.clock.addAndGet(TimeUnit.MILLISECONDS.toNanos(500));

@@ -5,11 +5,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
 import dev.zklock.LockHandle;
+import dev.zklock.LockLossReason;
 import dev.zklock.LockRequest;
 import dev.zklock.LockState;
 import dev.zklock.annotation.LockMode;
@@ -60,6 +62,39 @@ class RevocationSweepTests extends AbstractZooKeeperTests {
 			handle.release().get(30, TimeUnit.SECONDS);
 		}
 		assertThat(this.manager.getRegistry().snapshot()).isEmpty();
+	}
+
+	@Test
+	void aHoldInDoubtWhenItsWatchIsDueIsWatchedOnceHeldAgain() throws Exception {
+		RevocationWatch watch = revocationWatch(this.manager);
+		List<LockLossReason> reasons = new CopyOnWriteArrayList<>();
+		this.manager.addLockLossListener((lock, reason) -> reasons.add(reason));
+		LockRegistry registry = this.manager.getRegistry();
+		for (int attempt = 1;; attempt++) {
+			try (LockHandle handle = this.manager.acquire(request("doubt"))) {
+				LockRegistry.Entry entry = registry.entries(EnumSet.of(LockState.HELD)).get(0);
+				long examinedBefore = watch.examined();
+				// in doubt before its watch is due (50 ms), as a suspended connection leaves it
+				registry.transition(entry, EnumSet.of(LockState.HELD), LockState.IN_DOUBT);
+				if (!entry.wantsWatch()) {
+					// this thread came after the sweep: watched already, so try again (a loaded machine)
+					assertThat(attempt).as("holds watched before the test could put them in doubt").isLessThan(20);
+					continue;
+				}
+				// the sweep finds it in doubt, and looks again 250 ms later rather than forgetting it
+				await().atMost(WAIT).until(() -> watch.examined() - examinedBefore >= 2);
+				assertThat(entry.wantsWatch()).isTrue();
+				registry.transition(entry, EnumSet.of(LockState.IN_DOUBT), LockState.HELD);
+				await("watched once held again").atMost(WAIT).until(() -> !entry.wantsWatch());
+				// so a revocation now is seen as one
+				client.delete().forPath(handle.nodePath());
+				await().atMost(WAIT).until(() -> !reasons.isEmpty());
+				assertThat(reasons).containsExactly(LockLossReason.REVOKED);
+				assertThat(handle.isHeld()).isFalse();
+			}
+			break;
+		}
+		assertThat(registry.snapshot()).isEmpty();
 	}
 
 	private static LockRequest request(String key) {
