@@ -3,10 +3,7 @@ package dev.zklock.schedules;
 import java.util.ArrayList;
 import java.util.List;
 
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.Tuple;
+import org.jspecify.annotations.Nullable;
 
 import dev.zklock.annotation.LockMode;
 import dev.zklock.schedules.Schedule.Acquire;
@@ -16,6 +13,8 @@ import dev.zklock.schedules.Schedule.FaultKind;
 import dev.zklock.schedules.Schedule.FaultStep;
 import dev.zklock.schedules.Schedule.Nesting;
 import dev.zklock.schedules.Schedule.Step;
+
+import static dev.zklock.schedules.Gen.weight;
 
 /**
  * Schedules around a hot key of local hand-off, for {@link ScheduleArbitraries}: each
@@ -31,7 +30,7 @@ import dev.zklock.schedules.Schedule.Step;
  * fault of the hot client's session, connection or process 50–400 ms in ends the
  * tenure for all its holders; in three of ten an operator deletes the tenure's node.
  * Random steps, most on the same lock name, and up to two random faults fill in the
- * rest. Everything shrinks towards fewer rounds, no rival, no fault.
+ * rest.
  */
 final class HotKeys {
 
@@ -51,21 +50,9 @@ final class HotKeys {
 	 * @param kinds the kinds of the random faults
 	 * @return the schedules
 	 */
-	static Arbitrary<Schedule> schedules(List<FaultKind> kinds) {
-		return core().flatMap((core) -> Arbitraries.just(core.family())
-			.injectNull(0.3)
-			.flatMap((focus) -> ScheduleArbitraries.step(focus)
-				.list()
-				.ofMaxSize(16 - core.steps().size())
-				.flatMap((rest) -> {
-					List<Step> steps = new ArrayList<>(core.steps());
-					steps.addAll(rest);
-					return ScheduleArbitraries.fault(steps, kinds).list().ofMaxSize(2).map((faults) -> {
-						List<FaultStep> all = new ArrayList<>(core.faults());
-						all.addAll(faults);
-						return new Schedule(List.copyOf(steps), List.copyOf(all));
-					});
-				})));
+	static Gen<Schedule> schedules(List<FaultKind> kinds) {
+		return core().flatMap(
+				(core) -> ScheduleArbitraries.withRandomSteps(core.family(), core.steps(), core.faults(), 0, kinds));
 	}
 
 	/**
@@ -89,34 +76,44 @@ final class HotKeys {
 	private record Aimed(FaultKind kind, long delayMillis) {
 	}
 
-	private static Arbitrary<Hot> core() {
-		return Arbitraries.of(Family.MUTEX, Family.READ_WRITE)
-			.flatMap((lock) -> Combinators
-				.combine(Arbitraries.integers().between(0, Schedule.CLIENTS - 1),
-						ScheduleArbitraries.startOfContention(),
-						Arbitraries.frequency(Tuple.of(3, "a"), Tuple.of(1, "b")),
-						round(lock).list().ofMinSize(2).ofMaxSize(3).list().ofSize(Schedule.WORKERS),
-						waiter(lock), round(lock).list().ofSize(2).list().ofSize(2).injectNull(0.6),
-						aimed().injectNull(0.5), Arbitraries.of(50L, 100L, 200L).injectNull(0.7))
-				.as((hot, start, key, rounds, waiter, rival, fault, deletion) -> {
-					List<String> keys = List.of(key);
-					int other = (hot + 1) % Schedule.CLIENTS;
-					int third = (hot + 2) % Schedule.CLIENTS;
-					List<Step> steps = new ArrayList<>();
-					addRounds(steps, lock, keys, hot, start, rounds);
-					steps.add(new Step(other, 0, start + waiter.delayMillis(),
-							new Acquire(lock, keys, waiter.mode(), waiter.async(), TIMEOUT_MILLIS,
-									waiter.holdMillis(), Nesting.NONE, 0, 0, 0, waiter.localHandoff())));
-					if (rival != null) {
-						addRounds(steps, lock, keys, third, start + waiter.delayMillis(), rival);
-					}
-					if (deletion != null) {
-						steps.add(new Step(hot, 0, start + deletion, new DeleteNode(lock, key)));
-					}
-					List<FaultStep> faults = (fault != null)
-							? List.of(new FaultStep(fault.kind(), hot, start + fault.delayMillis())) : List.of();
-					return new Hot(lock, List.copyOf(steps), faults);
-				}));
+	private static Gen<Hot> core() {
+		Gen<Family> family = Gen.of(Family.MUTEX, Family.READ_WRITE);
+		Gen<Integer> client = Gen.integers(0, Schedule.CLIENTS - 1);
+		Gen<String> hotKey = Gen.frequency(weight(3, "a"), weight(1, "b"));
+		Gen<@Nullable Long> deletionAt = Gen.of(50L, 100L, 200L).orNull(0.7);
+		return family.flatMap((lock) -> {
+			Gen<List<List<Round>>> hotRounds = round(lock).listOf(2, 3).listOf(Schedule.WORKERS);
+			Gen<@Nullable List<List<Round>>> rivalRounds = round(lock).listOf(2).listOf(2).orNull(0.6);
+			Gen<Waiter> waiters = waiter(lock);
+			Gen<@Nullable Aimed> aimed = aimed().orNull(0.5);
+			return (random) -> {
+				int hot = client.next(random);
+				long start = ScheduleArbitraries.startOfContention().next(random);
+				String key = hotKey.next(random);
+				List<List<Round>> rounds = hotRounds.next(random);
+				Waiter waiter = waiters.next(random);
+				List<List<Round>> rival = rivalRounds.next(random);
+				Aimed fault = aimed.next(random);
+				Long deletion = deletionAt.next(random);
+				List<String> keys = List.of(key);
+				int other = (hot + 1) % Schedule.CLIENTS;
+				int third = (hot + 2) % Schedule.CLIENTS;
+				List<Step> steps = new ArrayList<>();
+				addRounds(steps, lock, keys, hot, start, rounds);
+				steps.add(new Step(other, 0, start + waiter.delayMillis(), new Acquire(lock, keys, waiter.mode(),
+						waiter.async(), TIMEOUT_MILLIS, waiter.holdMillis(), Nesting.NONE, 0, 0, 0,
+						waiter.localHandoff())));
+				if (rival != null) {
+					addRounds(steps, lock, keys, third, start + waiter.delayMillis(), rival);
+				}
+				if (deletion != null) {
+					steps.add(new Step(hot, 0, start + deletion, new DeleteNode(lock, key)));
+				}
+				List<FaultStep> faults = (fault != null)
+						? List.of(new FaultStep(fault.kind(), hot, start + fault.delayMillis())) : List.of();
+				return new Hot(lock, List.copyOf(steps), faults);
+			};
+		});
 	}
 
 	// each worker's rounds at one offset, a few milliseconds apart from the next worker's: its next round asks as soon
@@ -131,30 +128,31 @@ final class HotKeys {
 		}
 	}
 
-	private static Arbitrary<Round> round(Family lock) {
-		return Combinators
-			.combine(hotMode(lock), Arbitraries.frequency(Tuple.of(7, false), Tuple.of(3, true)),
-					Arbitraries.of(25L, 50L, 100L, 300L))
-			.as(Round::new);
+	private static Gen<Round> round(Family lock) {
+		Gen<LockMode> mode = hotMode(lock);
+		Gen<Boolean> async = Gen.frequency(weight(7, false), weight(3, true));
+		Gen<Long> hold = Gen.of(25L, 50L, 100L, 300L);
+		return (random) -> new Round(mode.next(random), async.next(random), hold.next(random));
 	}
 
 	// mostly exclusive, so that the key passes from one holder to the next; READ now and then, a tenure of readers
-	private static Arbitrary<LockMode> hotMode(Family lock) {
-		return (lock == Family.MUTEX) ? Arbitraries.just(LockMode.MUTEX)
-				: Arbitraries.frequency(Tuple.of(3, LockMode.WRITE), Tuple.of(1, LockMode.READ));
+	private static Gen<LockMode> hotMode(Family lock) {
+		return (lock == Family.MUTEX) ? Gen.constant(LockMode.MUTEX)
+				: Gen.frequency(weight(3, LockMode.WRITE), weight(1, LockMode.READ));
 	}
 
-	private static Arbitrary<Waiter> waiter(Family lock) {
+	private static Gen<Waiter> waiter(Family lock) {
 		LockMode exclusive = (lock == Family.MUTEX) ? LockMode.MUTEX : LockMode.WRITE;
-		return Combinators
-			.combine(Arbitraries.of(0L, 20L, 50L, 150L), Arbitraries.of(false, true),
-					Arbitraries.frequency(Tuple.of(7, false), Tuple.of(3, true)), Arbitraries.of(0L, 100L, 300L))
-			.as((delay, handoff, async, hold) -> new Waiter(delay, exclusive, handoff, async, hold));
+		Gen<Long> delay = Gen.of(0L, 20L, 50L, 150L);
+		Gen<Boolean> handoff = Gen.booleans();
+		Gen<Boolean> async = Gen.frequency(weight(7, false), weight(3, true));
+		Gen<Long> hold = Gen.of(0L, 100L, 300L);
+		return (random) -> new Waiter(delay.next(random), exclusive, handoff.next(random), async.next(random),
+				hold.next(random));
 	}
 
-	private static Arbitrary<Aimed> aimed() {
-		return Combinators.combine(Arbitraries.of(TENURE_FAULTS), Arbitraries.of(50L, 100L, 200L, 400L))
-			.as(Aimed::new);
+	private static Gen<Aimed> aimed() {
+		return Gen.of(TENURE_FAULTS).with(Gen.of(50L, 100L, 200L, 400L), Aimed::new);
 	}
 
 }

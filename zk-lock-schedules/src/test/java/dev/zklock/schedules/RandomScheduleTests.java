@@ -2,32 +2,26 @@ package dev.zklock.schedules;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.stream.Collectors;
 
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.ShrinkingMode;
-import net.jqwik.api.lifecycle.AfterContainer;
-import net.jqwik.api.lifecycle.BeforeContainer;
-import net.jqwik.api.lifecycle.BeforeProperty;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.zklock.schedules.HistoryChecker.Violation;
+import dev.zklock.testsupport.ClassFixture;
 import dev.zklock.testsupport.InJvmZooKeeper;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Generated schedules of lock operations and in-JVM faults (session expiry on the
  * server and on the client, dropped and swallowed connections, a server restart)
  * against a real server, each checked as a whole history. A fixed seed runs the same
- * schedules in every build; the other property draws fresh ones. A failure prints
- * jqwik's seed, the shrunk schedule, its history and its violations;
- * {@code @Property(seed = ...)} replays the generation. Shrinking runs for
- * {@link #SHRINKING} at most: then every candidate passes and jqwik reports the
- * smallest failure so far (jqwik's own bound would leave its thread running schedules
- * beside the next property).
+ * schedules in every build; the other test draws fresh ones. A failure prints the
+ * schedule's seed as {@code -Dzk-lock.schedules.seed=<seed>}, which draws it again
+ * (see {@link ScheduleProperty}), the shrunk schedule, its history and its
+ * violations. Shrinking re-runs candidates on the server for {@link #SHRINKING} at
+ * most, then reports the smallest failure so far.
  */
 class RandomScheduleTests {
 
@@ -37,53 +31,36 @@ class RandomScheduleTests {
 	/** How long a failure may shrink: a schedule runs for seconds, and may fail only now and then. */
 	static final Duration SHRINKING = Duration.ofMinutes(2);
 
-	private static InJvmZooKeeper server;
+	/** The fixed run seed: the same ten schedules in every build. */
+	static final long FIXED_SEED = 20261128L;
 
-	private static volatile long firstFailure = -1;
+	/** Schedules per test. */
+	static final int TRIES = 10;
 
-	@BeforeContainer
-	static void startServer() {
-		server = ScheduleRunner.startServer();
+	@RegisterExtension
+	static final ClassFixture<InJvmZooKeeper> server = ClassFixture.of(ScheduleRunner::startServer);
+
+	private final ScheduleProperty property = new ScheduleProperty(ScheduleArbitraries.schedules(), SHRINKING);
+
+	@Test
+	void fixedSchedulesKeepEveryPromise() {
+		this.property.check(FIXED_SEED, TRIES, this::failure);
 	}
 
-	@AfterContainer
-	static void stopServer() {
-		server.close();
+	@Test
+	void freshSchedulesKeepEveryPromise() {
+		this.property.check(new SplittableRandom().nextLong(), TRIES, this::failure);
 	}
 
-	@Property(tries = 10, seed = "20261128", shrinking = ShrinkingMode.FULL)
-	void fixedSchedulesKeepEveryPromise(@ForAll("schedules") Schedule schedule) throws Exception {
-		assertKept(schedule);
-	}
-
-	@Property(tries = 10, shrinking = ShrinkingMode.FULL)
-	void freshSchedulesKeepEveryPromise(@ForAll("schedules") Schedule schedule) throws Exception {
-		assertKept(schedule);
-	}
-
-	@Provide
-	Arbitrary<Schedule> schedules() {
-		return ScheduleArbitraries.schedules();
-	}
-
-	@BeforeProperty
-	void noFailureYet() {
-		firstFailure = -1;
-	}
-
-	private static void assertKept(Schedule schedule) throws Exception {
-		if (firstFailure >= 0 && System.nanoTime() - firstFailure > SHRINKING.toNanos()) {
-			// shrinking had its time: what is left passes, so that jqwik stops and reports the smallest failure
-			return;
-		}
-		History history = new ScheduleRunner(server, false).run(schedule);
+	private @Nullable String failure(Schedule schedule) throws Exception {
+		History history = new ScheduleRunner(server.get(), false).run(schedule);
 		List<Violation> violations = checker.check(history);
 		ScheduleReport.log(schedule, history, violations);
-		if (!violations.isEmpty() && firstFailure < 0) {
-			firstFailure = System.nanoTime();
+		if (violations.isEmpty()) {
+			return null;
 		}
-		assertThat(violations).as(() -> schedule + "\n" + ScheduleReport.describe(history) + "\nviolations:\n  "
-				+ violations.stream().map(Violation::toString).collect(Collectors.joining("\n  "))).isEmpty();
+		return ScheduleReport.describe(history) + "\nviolations:\n  "
+				+ violations.stream().map(Violation::toString).collect(Collectors.joining("\n  "));
 	}
 
 }

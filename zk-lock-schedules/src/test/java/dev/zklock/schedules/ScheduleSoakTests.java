@@ -7,13 +7,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
+import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 
-import net.jqwik.api.Example;
-import net.jqwik.api.RandomGenerator;
-import net.jqwik.api.Tag;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,13 +44,12 @@ class ScheduleSoakTests {
 
 	private static final Logger logger = LoggerFactory.getLogger(ScheduleSoakTests.class);
 
-	// a jqwik example, not a property: the generator runs on jqwik's thread, the seeds are the soak's own
-	@Example
+	@Test
 	void generatedSchedulesKeepEveryPromise() throws Exception {
 		String recheck = System.getProperty("zk-lock.schedules.recheck");
 		Duration duration = Duration
 			.parse("PT" + System.getProperty("zk-lock.schedules.soak-duration", "2h").toUpperCase());
-		Long replay = Long.getLong("zk-lock.schedules.seed");
+		Long replay = Long.getLong(ScheduleProperty.SEED_PROPERTY);
 		// the control: holders that trust their grants, which the checker must flag
 		boolean control = Boolean.getBoolean("zk-lock.schedules.soak-control");
 		Tally tally = new Tally();
@@ -65,16 +63,16 @@ class ScheduleSoakTests {
 			}
 		}
 		else {
-			RandomGenerator<Schedule> generator = ScheduleArbitraries.schedules(List.of(FaultKind.values()))
-				.generator(1_000);
-			Random seeds = new Random();
+			ScheduleProperty generator = new ScheduleProperty(ScheduleArbitraries.schedules(List.of(FaultKind.values())),
+					Duration.ZERO);
+			SplittableRandom seeds = new SplittableRandom();
 			Path histories = Files.createDirectories(Path.of("target", "schedule-soak", "histories"));
 			long end = System.nanoTime() + duration.toNanos();
 			try (ProcessScheduleRunner runner = ProcessScheduleRunner.start(Path.of("target", "schedule-soak"),
 					control)) {
 				do {
 					long seed = (replay != null) ? replay : seeds.nextLong();
-					Schedule schedule = generator.next(new Random(seed)).value();
+					Schedule schedule = generator.generate(seed);
 					SoakRun run = new SoakRun(seed, schedule, runner.run(schedule));
 					Files.writeString(histories.resolve(String.format("%05d.ser", tally.schedules)),
 							Serialized.encode(run));
