@@ -54,6 +54,12 @@ final class ScheduleShrinker {
 		this(check, bound, System::nanoTime);
 	}
 
+	/**
+	 * A shrinker on the given clock: the tests move it without waiting.
+	 * @param check whether a candidate still fails
+	 * @param bound how long to shrink at most
+	 * @param nanoTime the clock, in nanoseconds
+	 */
 	ScheduleShrinker(Check check, Duration bound, LongSupplier nanoTime) {
 		this.check = check;
 		this.bound = bound;
