@@ -117,12 +117,17 @@ class SemaphoreTests extends AbstractZooKeeperTests {
 			waiters.add(Waiter.start(this.manager, request, () -> order.add(name)));
 			awaitNodes(path, PERMITS + i + 1);
 		}
-		for (BackgroundHolder holder : holders) {
-			holder.close();
+		// one permit freed at a time, each admission awaited before the next: the order is the queue's, not that of
+		// threads admitted together (with every holder leaving at once, three waiters' callbacks raced: 0, 2, 1)
+		List<AutoCloseable> leaving = new ArrayList<>(holders);
+		leaving.addAll(waiters);
+		for (int i = 0; i < waiters.size(); i++) {
+			leaving.get(i).close();
+			int admitted = i + 1;
+			await().atMost(Duration.ofSeconds(10)).until(() -> order.size() == admitted);
 		}
-		for (Waiter waiter : waiters) {
-			await().atMost(Duration.ofSeconds(10)).until(waiter::holds);
-			waiter.close();
+		for (int i = waiters.size(); i < leaving.size(); i++) {
+			leaving.get(i).close();
 		}
 		assertThat(order).containsExactly("waiter-0", "waiter-1", "waiter-2", "waiter-3", "waiter-4", "waiter-5");
 		assertThat(ephemeralNodes()).isEmpty();
