@@ -33,7 +33,8 @@ import static org.awaitility.Awaitility.await;
  * What the fault-injection scenarios share: a 3-member ensemble with a 500 ms tick,
  * the {@link ProtectedResource}, worker processes (directly connected or behind a
  * {@link ZooKeeperProxy}), an observer client that counts lock nodes, and a summary
- * file. Logs are kept under {@code target/fault-injection/<time>/}.
+ * file. Logs, the ensemble members' too, are kept under
+ * {@code target/fault-injection/<time>/}.
  */
 final class FaultLab implements AutoCloseable {
 
@@ -277,12 +278,27 @@ final class FaultLab implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * Copy the ensemble members' logs, as they are now, next to the workers' logs.
+	 * @return the copies
+	 */
+	List<Path> keepEnsembleLogs() {
+		return this.ensemble.keepLogs(this.directory);
+	}
+
 	@Override
 	public void close() {
 		this.workers.values().forEach(WorkerProcess::close);
 		this.proxies.values().forEach(ZooKeeperProxy::close);
 		this.observer.close();
 		this.resource.close();
+		// the ensemble deletes its members' directories; their logs stay with the workers'
+		try {
+			keepEnsembleLogs();
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not keep the ensemble members' logs", ex);
+		}
 		this.ensemble.close();
 	}
 
