@@ -1,5 +1,6 @@
 package dev.zklock.testsupport;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestInstance.Lifecycle;
+import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -78,6 +80,29 @@ class ZooKeeperEnsembleTests {
 		assertThat(leader.mode()).isEqualTo(ServerMode.UNREACHABLE);
 		leader.restart();
 		assertThat(leader.mode()).isEqualTo(ServerMode.FOLLOWER);
+	}
+
+	// each new leader raises the epoch; the members' logs are copied out of the directories close() deletes
+	@Test
+	void electionRaisesTheEpochAndTheLogsAreKept(@TempDir Path kept) throws Exception {
+		try (CuratorFramework client = TestClients.connect(this.ensemble.connectString(), SESSION_TIMEOUT,
+				new CopyOnWriteArrayList<>())) {
+			TestClients.writeAndRead(client, "/fixture/epoch", "before kill");
+			Member leader = this.ensemble.leader();
+			long epoch = FourLetterWords.epoch(leader.clientPort());
+			leader.kill();
+			Member newLeader = this.ensemble.leader();
+			await().atMost(Duration.ofSeconds(30))
+				.pollInterval(Duration.ofMillis(100))
+				.ignoreExceptions()
+				.untilAsserted(() -> TestClients.writeAndRead(client, "/fixture/epoch", "after kill"));
+			assertThat(FourLetterWords.epoch(newLeader.clientPort())).isEqualTo(epoch + 1);
+			leader.restart();
+			List<Path> logs = this.ensemble.keepLogs(kept);
+			assertThat(logs).hasSize(3)
+				.allSatisfy((log) -> assertThat(log).content().contains("LEADER ELECTION TOOK"));
+			assertThat(kept.resolve("ensemble-member-" + leader.id() + ".log")).exists();
+		}
 	}
 
 	@Test
