@@ -14,24 +14,28 @@ import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
  */
 final class EnsembleLogsOnFailure implements TestExecutionExceptionHandler {
 
-	private final Supplier<FaultLab> lab;
+	private final Supplier<List<Path>> keepLogs;
 
-	EnsembleLogsOnFailure(Supplier<FaultLab> lab) {
-		this.lab = lab;
+	/**
+	 * A handler that keeps the logs with the given function.
+	 * @param keepLogs copies the members' logs and returns the copies, none before the
+	 * lab has started
+	 */
+	EnsembleLogsOnFailure(Supplier<List<Path>> keepLogs) {
+		this.keepLogs = keepLogs;
 	}
 
 	@Override
 	public void handleTestExecutionException(ExtensionContext context, Throwable failure) throws Throwable {
-		FaultLab current = this.lab.get();
-		if (current == null) {
-			throw failure;
-		}
 		List<Path> logs;
 		try {
-			logs = current.keepEnsembleLogs();
+			logs = this.keepLogs.get();
 		}
 		catch (RuntimeException ex) {
 			failure.addSuppressed(ex);
+			throw failure;
+		}
+		if (logs.isEmpty()) {
 			throw failure;
 		}
 		String message = (failure instanceof AssertionError) ? failure.getMessage() : failure.toString();

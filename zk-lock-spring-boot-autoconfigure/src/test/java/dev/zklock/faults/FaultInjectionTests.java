@@ -106,7 +106,8 @@ class FaultInjectionTests {
 	private FaultLab lab;
 
 	@RegisterExtension
-	final EnsembleLogsOnFailure ensembleLogs = new EnsembleLogsOnFailure(() -> this.lab);
+	final EnsembleLogsOnFailure ensembleLogs = new EnsembleLogsOnFailure(
+			() -> (this.lab != null) ? this.lab.keepEnsembleLogs() : List.of());
 
 	private List<WorkerProcess> core;
 

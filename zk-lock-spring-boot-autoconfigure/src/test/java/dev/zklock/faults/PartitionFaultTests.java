@@ -73,7 +73,8 @@ class PartitionFaultTests {
 	private FaultLab lab;
 
 	@RegisterExtension
-	final EnsembleLogsOnFailure ensembleLogs = new EnsembleLogsOnFailure(() -> this.lab);
+	final EnsembleLogsOnFailure ensembleLogs = new EnsembleLogsOnFailure(
+			() -> (this.lab != null) ? this.lab.keepEnsembleLogs() : List.of());
 
 	private String unavailable;
 
