@@ -33,7 +33,8 @@ import static org.awaitility.Awaitility.await;
  * What the fault-injection scenarios share: a 3-member ensemble with a 500 ms tick,
  * the {@link ProtectedResource}, worker processes (directly connected or behind a
  * {@link ZooKeeperProxy}), an observer client that counts lock nodes, and a summary
- * file. Logs are kept under {@code target/fault-injection/<time>/}.
+ * file. Logs, the ensemble members' too, are kept under
+ * {@code target/fault-injection/<time>/}.
  */
 final class FaultLab implements AutoCloseable {
 
@@ -110,7 +111,13 @@ final class FaultLab implements AutoCloseable {
 			throw new UncheckedIOException("Could not create the fault-injection log directory", ex);
 		}
 		long start = System.nanoTime();
-		ZooKeeperEnsemble ensemble = ZooKeeperEnsemble.builder().tickTime(TICK_TIME).firewall(firewall).start();
+		// the faults kill and freeze processes, never the machine: a written transaction survives in the page
+		// cache, so an fsync per commit would only cost time
+		ZooKeeperEnsemble ensemble = ZooKeeperEnsemble.builder()
+			.tickTime(TICK_TIME)
+			.setting("forceSync", "no")
+			.firewall(firewall)
+			.start();
 		FaultLab lab = new FaultLab(directory, ensemble, firewall);
 		lab.report("FAULT setup: ensemble " + ensemble.connectString() + " (tickTime=" + TICK_TIME.toMillis()
 				+ "ms, leader member " + ensemble.leader().id() + ") up in " + millisSince(start) + " ms; "
@@ -277,12 +284,27 @@ final class FaultLab implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * Copy the ensemble members' logs, as they are now, next to the workers' logs.
+	 * @return the copies
+	 */
+	List<Path> keepEnsembleLogs() {
+		return this.ensemble.keepLogs(this.directory);
+	}
+
 	@Override
 	public void close() {
 		this.workers.values().forEach(WorkerProcess::close);
 		this.proxies.values().forEach(ZooKeeperProxy::close);
 		this.observer.close();
 		this.resource.close();
+		// the ensemble deletes its members' directories; their logs stay with the workers'
+		try {
+			keepEnsembleLogs();
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not keep the ensemble members' logs", ex);
+		}
 		this.ensemble.close();
 	}
 

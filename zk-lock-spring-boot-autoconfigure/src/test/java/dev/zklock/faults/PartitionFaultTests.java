@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestInstance.Lifecycle;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.zklock.faults.FaultLab.WorkerSpec;
 import dev.zklock.testsupport.FourLetterWords;
@@ -70,6 +71,10 @@ class PartitionFaultTests {
 	private LoopbackFirewall firewall;
 
 	private FaultLab lab;
+
+	@RegisterExtension
+	final EnsembleLogsOnFailure ensembleLogs = new EnsembleLogsOnFailure(
+			() -> (this.lab != null) ? this.lab.keepEnsembleLogs() : List.of());
 
 	private String unavailable;
 

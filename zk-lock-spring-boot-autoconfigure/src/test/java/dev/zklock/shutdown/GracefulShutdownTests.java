@@ -205,7 +205,7 @@ class GracefulShutdownTests {
 
 	@Test
 	void completableFutureOutlastingTheDrainFailsWithLockLostException() throws Exception {
-		Run run = run("exceeded future", List.of("--work=future-boot", "--work-millis=8000",
+		Run run = run("exceeded future", List.of("--work=future-boot", "--work-millis=4000",
 				"--spring.lifecycle.timeout-per-shutdown-phase=2s",
 				"--spring.task.execution.shutdown.await-termination=true",
 				"--spring.task.execution.shutdown.await-termination-period=20s"), null);
@@ -240,6 +240,8 @@ class GracefulShutdownTests {
 	// The job ended while held, before the probe got the lock, and nothing was lost or logged as an error
 	private static void assertDrained(Run run) throws IOException {
 		assertThat(run.line("END ")).as("%s", run).endsWith("held=true");
+		assertThat(run.micros("CLOSING ")).as("the shutdown began while the job ran: %s", run)
+			.isLessThan(run.micros("END "));
 		System.out.printf("SHUTDOWN %s: the probe got the lock %.1f ms after the job ended%n", run.name(),
 				(run.probeGot() - run.micros("END ")) / 1000.0);
 		assertThat(run.probeGot()).as("the probe got the lock after the job ended: %s", run)

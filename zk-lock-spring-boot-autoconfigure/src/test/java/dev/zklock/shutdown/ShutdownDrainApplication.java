@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.curator.framework.CuratorFramework;
 import reactor.core.publisher.Mono;
@@ -31,6 +32,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.context.event.EventListener;
 import org.springframework.core.env.Environment;
 import org.springframework.core.task.TaskExecutor;
@@ -58,7 +60,8 @@ import dev.zklock.testsupport.ParentWatchdog;
  * {@code CompletableFuture} completed on Boot's executor or on a thread of its
  * own, a {@code Mono} whose work runs on Reactor's {@code boundedElastic}
  * scheduler, or {@code @Async} across a restart of the context in the same JVM), and
- * prints what happens with wall-clock microseconds: {@code START}, {@code END},
+ * prints what happens with wall-clock microseconds: {@code START}, {@code CLOSING}
+ * (the context began to close), {@code END},
  * {@code LOST}, {@code HELD_FALSE}, {@code INTERRUPTED}, {@code RESULT} and
  * {@code CLIENT_CLOSING}. As the <em>probe</em> ({@code --probe}) it tries the same
  * lock once every 20 ms after each {@code probe <id>} command and prints
@@ -78,9 +81,12 @@ public class ShutdownDrainApplication {
 	// one run per JVM, also across a restart of the context
 	private static final AtomicBoolean started = new AtomicBoolean();
 
+	// when the first context began to close (System.nanoTime()), 0 until then: the job runs on from there
+	private static final AtomicLong closing = new AtomicLong();
+
 	@Bean
 	Jobs jobs(Environment environment) {
-		return new Jobs(environment.getProperty("work-millis", Long.class, 2000L));
+		return new Jobs(environment.getProperty("work-millis", Long.class, 1000L));
 	}
 
 	@Bean
@@ -183,6 +189,13 @@ public class ShutdownDrainApplication {
 		}
 
 		@EventListener
+		void closing(ContextClosedEvent event) {
+			if (closing.compareAndSet(0, System.nanoTime())) {
+				print("CLOSING " + now());
+			}
+		}
+
+		@EventListener
 		void lost(LockLostEvent event) {
 			print("LOST " + now() + " reason=" + event.getReason() + " token=" + event.getFencingToken());
 		}
@@ -258,12 +271,18 @@ public class ShutdownDrainApplication {
 			work(LockContext.current());
 		}
 
-		// Runs for work-millis, watching isHeld(); an interrupt ends it early
+		// Runs until work-millis after the context began to close, so that it always overlaps the shutdown
+		// however late the SIGTERM comes, watching isHeld(); an interrupt ends it early
 		private void work(LockContext context) {
 			print("START " + now() + " token=" + context.fencingToken() + " thread=" + Thread.currentThread());
-			long end = System.nanoTime() + this.workMillis * 1_000_000;
+			// a run the test never stops ends after a minute
+			long end = System.nanoTime() + 60_000_000_000L;
 			boolean held = true;
 			while (System.nanoTime() < end) {
+				long closedAt = closing.get();
+				if (closedAt != 0) {
+					end = Math.min(end, closedAt + this.workMillis * 1_000_000);
+				}
 				boolean heldNow = context.isHeld();
 				if (heldNow != held) {
 					print((heldNow ? "HELD_TRUE " : "HELD_FALSE ") + now());

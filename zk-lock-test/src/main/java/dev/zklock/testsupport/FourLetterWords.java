@@ -93,4 +93,24 @@ public final class FourLetterWords {
 		return ServerMode.UNREACHABLE;
 	}
 
+	/**
+	 * Ask a serving member for the epoch of its last transaction id with {@code srvr}: each
+	 * election that ends with a new leader raises it by one.
+	 * @param port the client port on 127.0.0.1
+	 * @return the epoch, -1 when the server does not answer or does not serve
+	 */
+	public static long epoch(int port) {
+		try {
+			for (String line : send(port, "srvr").split("\n")) {
+				if (line.startsWith("Zxid: 0x")) {
+					return Long.parseUnsignedLong(line.substring("Zxid: 0x".length()).trim(), 16) >>> 32;
+				}
+			}
+		}
+		catch (IOException | NumberFormatException ex) {
+			// not serving: no epoch to read
+		}
+		return -1;
+	}
+
 }

@@ -1,7 +1,12 @@
 package dev.zklock.testsupport;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -123,6 +128,31 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
 	 */
 	public Map<Integer, ServerMode> modes() {
 		return this.members.modes();
+	}
+
+	/**
+	 * Copy every member's log, as it is now, into a directory that outlives the
+	 * ensemble ({@link #close()} deletes the members' own), as
+	 * {@code ensemble-member-N.log}.
+	 * @param directory the directory, created when missing
+	 * @return the copies, by member id
+	 */
+	public List<Path> keepLogs(Path directory) {
+		try {
+			Files.createDirectories(directory);
+			List<Path> kept = new ArrayList<>();
+			for (Member member : this.members.all()) {
+				Path copy = directory.resolve("ensemble-member-" + member.id() + ".log");
+				if (Files.exists(member.logFile())) {
+					Files.copy(member.logFile(), copy, StandardCopyOption.REPLACE_EXISTING);
+					kept.add(copy);
+				}
+			}
+			return List.copyOf(kept);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Could not keep the members' logs in " + directory, ex);
+		}
 	}
 
 	/**

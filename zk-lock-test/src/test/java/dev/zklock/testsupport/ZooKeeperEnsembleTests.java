@@ -1,5 +1,6 @@
 package dev.zklock.testsupport;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestInstance.Lifecycle;
+import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,17 +69,23 @@ class ZooKeeperEnsembleTests {
 		assertThat(this.ensemble.modes()).containsEntry(leader.id(), ServerMode.LEADER);
 	}
 
+	// the new leader's epoch is higher; the members' logs are copied out of the directories close() deletes
 	@Test
-	void killedLeaderIsReplaced() {
+	void killedLeaderIsReplaced(@TempDir Path kept) {
 		Member leader = this.ensemble.leader();
+		long epoch = FourLetterWords.epoch(leader.clientPort());
 		long start = System.nanoTime();
 		leader.kill();
 		Member newLeader = this.ensemble.leader();
 		logger.info("Killed leader {}; {} leads after {} ms", leader, newLeader, (System.nanoTime() - start) / 1_000_000);
 		assertThat(newLeader).isNotEqualTo(leader);
 		assertThat(leader.mode()).isEqualTo(ServerMode.UNREACHABLE);
+		assertThat(FourLetterWords.epoch(newLeader.clientPort())).isGreaterThan(epoch);
 		leader.restart();
 		assertThat(leader.mode()).isEqualTo(ServerMode.FOLLOWER);
+		List<Path> logs = this.ensemble.keepLogs(kept);
+		assertThat(logs).hasSize(3).allSatisfy((log) -> assertThat(log).content().contains("LEADER ELECTION TOOK"));
+		assertThat(kept.resolve("ensemble-member-" + leader.id() + ".log")).exists();
 	}
 
 	@Test
