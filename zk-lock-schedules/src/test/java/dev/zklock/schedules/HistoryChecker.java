@@ -229,9 +229,9 @@ final class HistoryChecker {
 		}
 	}
 
-	// Where a holder's writes stand in grant order. A pass granted after its tenure's node was deleted, unheard by
-	// its client (Tenures flags one granted past the notice of a deletion it could hear), sends the tenure's token as
-	// the first holder would: fencing takes its writes until a larger token is written, and refuses them after
+	// Where a holder's writes stand in grant order. A pass granted after its tenure's node was deleted, before its
+	// client heard of it (Tenures flags one granted past the notice of a deletion it could hear), sends the tenure's
+	// token as the first holder would: fencing takes its writes until a larger token is written, and refuses them after
 	private static long writesFrom(Hold hold, Tenures tenures, Deletions deletions) {
 		Deletion deletion = deletions.of(hold);
 		return (tenures.isPass(hold) && deletion != null && deletion.start() <= hold.start())
