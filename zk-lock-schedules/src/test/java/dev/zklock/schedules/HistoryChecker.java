@@ -45,8 +45,8 @@ import dev.zklock.schedules.History.Write;
  * {@code maxTime}.</li>
  * <li>No accepted fenced write is stale: none from a holder after a later holder of
  * the key has written. A local pass granted after its tenure's node was deleted
- * writes with the tenure's token, and stands where the tenure's first holder
- * does.</li>
+ * unheard writes with the tenure's token, and stands where the tenure's first
+ * holder does.</li>
  * <li>Every acquisition ends within its timeout plus {@link #deadlineBound}, or within
  * that bound of being given up, its process's stops and stalls added ({@link Stops}); none hangs.</li>
  * <li>No acquisition fails but for a connection that is down while it waits (a
@@ -229,13 +229,13 @@ final class HistoryChecker {
 		}
 	}
 
-	// Where a holder's writes stand in grant order. A pass granted after its tenure's node was deleted, before its
-	// client heard of it (Tenures flags one granted past the notice of a deletion it could hear), sends the tenure's
-	// token as the first holder would: fencing takes its writes until a larger token is written, and refuses them after
+	// Where a holder's writes stand in grant order. A pass granted after its tenure's node was deleted while its client
+	// could not hear of it sends the tenure's token as the first holder would: fencing takes its writes until a larger
+	// token is written, and refuses them after. One that could hear of it is no such pass: its writes stand as its own
 	private static long writesFrom(Hold hold, Tenures tenures, Deletions deletions) {
 		Deletion deletion = deletions.of(hold);
-		return (tenures.isPass(hold) && deletion != null && deletion.start() <= hold.start())
-				? tenures.first(hold).start() : hold.start();
+		return (tenures.isPass(hold) && deletion != null && deletion.start() <= hold.start()
+				&& deletions.unheard(hold, deletion)) ? tenures.first(hold).start() : hold.start();
 	}
 
 	private void checkOps(History history, Stops stops, List<Violation> violations) {

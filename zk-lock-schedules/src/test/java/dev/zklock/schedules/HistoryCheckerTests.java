@@ -448,6 +448,18 @@ class HistoryCheckerTests {
 		assertThat(kinds()).contains("stale write");
 	}
 
+	// nor is a pass whose client could hear of the deletion excused: it writes as a holder granted then
+	@Test
+	void aPassWhoseClientCouldHearOfTheDeletionWritesAsItsOwnGrant() {
+		local(1, 0, 10, 0, 65);
+		this.history.deletion(new History.Deletion("rw/a", "lock-0000000001", 10, ms(50), ms(52)));
+		waiter(2, 1, 55, 11, 60, 100);
+		local(3, 0, 10, 66, 150);
+		this.history.write(new Write(3, "rw/a", 10, ms(70), true));
+		this.history.write(new Write(2, "rw/a", 11, ms(80), true));
+		assertThat(kinds()).contains("stale write");
+	}
+
 	@Test
 	void aTenurePassesAheadOfAnotherClientsWaiterUpToMaxPasses() {
 		local(1, 0, 10, 0, 100);
