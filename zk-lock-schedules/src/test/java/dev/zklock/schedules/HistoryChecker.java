@@ -14,6 +14,7 @@ import java.util.function.ToLongFunction;
 import java.util.stream.Collectors;
 
 import dev.zklock.annotation.LockMode;
+import dev.zklock.schedules.History.Deletion;
 import dev.zklock.schedules.History.Hold;
 import dev.zklock.schedules.History.Op;
 import dev.zklock.schedules.History.Outage;
@@ -43,7 +44,9 @@ import dev.zklock.schedules.History.Write;
  * waiter outside its local queue at most {@code maxPasses} times, within
  * {@code maxTime}.</li>
  * <li>No accepted fenced write is stale: none from a holder after a later holder of
- * the key has written.</li>
+ * the key has written. A local pass granted after its tenure's node was deleted
+ * unheard writes with the tenure's token, and stands where the tenure's first
+ * holder does.</li>
  * <li>Every acquisition ends within its timeout plus {@link #deadlineBound}, or within
  * that bound of being given up, its process's stops and stalls added ({@link Stops}); none hangs.</li>
  * <li>No acquisition fails but for a connection that is down while it waits (a
@@ -133,7 +136,7 @@ final class HistoryChecker {
 		tenures.check(violations);
 		excuses.deletions().check(history.holds(), violations);
 		excuses.stops().check(history.holds(), violations);
-		checkWrites(history, violations);
+		checkWrites(history, tenures, excuses.deletions(), violations);
 		checkOps(history, excuses.stops(), violations);
 		GrantChecks.checkHeld(history, excuses.deletions(), violations);
 		GrantChecks.checkOrder(history, excuses.deletions(), tenures, violations);
@@ -179,7 +182,8 @@ final class HistoryChecker {
 
 	// larger in grant order; equal only within a tenure of local hand-off
 	// In the order the callers had their grants. A local pass of a tenure whose node was deleted or revoked unheard
-	// goes on as its holder would, unaware, and holds nothing in the checker's eyes: fencing refuses its writes. A
+	// goes on as its holder would, unaware, and holds nothing in the checker's eyes: fencing refuses its writes once
+	// a larger token was written, and takes them before, as the tenure's first holder's (checkWrites). A
 	// re-entry has its outer hold's token, and is no grant of its own: it may come after its outer hold was lost
 	private void checkTokens(List<Hold> holds, ToLongFunction<Hold> granted, Tenures tenures, Excuses excuses,
 			List<Violation> violations) {
@@ -205,10 +209,10 @@ final class HistoryChecker {
 		}
 	}
 
-	private void checkWrites(History history, List<Violation> violations) {
+	private static void checkWrites(History history, Tenures tenures, Deletions deletions, List<Violation> violations) {
 		List<Write> writes = history.writes();
 		Map<Integer, Long> grantOf = new TreeMap<>();
-		history.holds().forEach((hold) -> grantOf.merge(hold.chain(), hold.start(), Math::min));
+		history.holds().forEach((hold) -> grantOf.merge(hold.chain(), writesFrom(hold, tenures, deletions), Math::min));
 		for (Write write : writes) {
 			if (!write.accepted()) {
 				continue;
@@ -223,6 +227,15 @@ final class HistoryChecker {
 				}
 			}
 		}
+	}
+
+	// Where a holder's writes stand in grant order. A pass granted after its tenure's node was deleted while its client
+	// could not hear of it sends the tenure's token as the first holder would: fencing takes its writes until a larger
+	// token is written, and refuses them after. One that could hear of it is no such pass: its writes stand as its own
+	private static long writesFrom(Hold hold, Tenures tenures, Deletions deletions) {
+		Deletion deletion = deletions.of(hold);
+		return (tenures.isPass(hold) && deletion != null && deletion.start() <= hold.start()
+				&& deletions.unheard(hold, deletion)) ? tenures.first(hold).start() : hold.start();
 	}
 
 	private void checkOps(History history, Stops stops, List<Violation> violations) {

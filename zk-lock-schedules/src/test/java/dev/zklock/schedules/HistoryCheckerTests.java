@@ -423,6 +423,43 @@ class HistoryCheckerTests {
 		assertThat(kinds()).isEmpty();
 	}
 
+	// the soak's seed -8375840774836349756: the pass writes with its tenure's token before the next tenure's holder
+	// does, as the tenure's first holder could, and fencing takes it; once the larger token is written it refuses it
+	@Test
+	void aPassUnawareOfTheDeletionOfItsTenuresNodeWritesAsTheTenuresFirstHolder() {
+		local(1, 0, 10, 0, 65);
+		this.history.deletion(new History.Deletion("rw/a", "lock-0000000001", 10, ms(50), ms(52)));
+		this.history.fault(new Fault(FaultKind.BLACKHOLE_PAST_SESSION, 0, ms(20), ms(4_000), true));
+		waiter(2, 1, 55, 11, 60, 100);
+		local(3, 0, 10, 66, 150);
+		this.history.write(new Write(3, "rw/a", 10, ms(70), true));
+		this.history.write(new Write(2, "rw/a", 11, ms(80), true));
+		this.history.write(new Write(3, "rw/a", 10, ms(90), false));
+		assertThat(kinds()).isEmpty();
+	}
+
+	// the control: a holder with a node of its own, granted later with a smaller token, whose write comes first
+	@Test
+	void aLaterHolderOutsideAnyTenureWhoseSmallerTokenWroteFirstIsStale() {
+		waiter(2, 1, 55, 11, 60, 100);
+		waiter(3, 0, 56, 10, 66, 150);
+		this.history.write(new Write(3, "rw/a", 10, ms(70), true));
+		this.history.write(new Write(2, "rw/a", 11, ms(80), true));
+		assertThat(kinds()).contains("stale write");
+	}
+
+	// nor is a pass whose client could hear of the deletion excused: it writes as a holder granted then
+	@Test
+	void aPassWhoseClientCouldHearOfTheDeletionWritesAsItsOwnGrant() {
+		local(1, 0, 10, 0, 65);
+		this.history.deletion(new History.Deletion("rw/a", "lock-0000000001", 10, ms(50), ms(52)));
+		waiter(2, 1, 55, 11, 60, 100);
+		local(3, 0, 10, 66, 150);
+		this.history.write(new Write(3, "rw/a", 10, ms(70), true));
+		this.history.write(new Write(2, "rw/a", 11, ms(80), true));
+		assertThat(kinds()).contains("stale write");
+	}
+
 	@Test
 	void aTenurePassesAheadOfAnotherClientsWaiterUpToMaxPasses() {
 		local(1, 0, 10, 0, 100);

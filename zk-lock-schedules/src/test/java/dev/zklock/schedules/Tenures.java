@@ -204,6 +204,17 @@ final class Tenures {
 	}
 
 	/**
+	 * The hold of a tenure's first holder, granted through ZooKeeper, whose token
+	 * every pass of the tenure shares.
+	 * @param hold a hold
+	 * @return the first hold of its tenure, or the hold itself outside any tenure
+	 */
+	Hold first(Hold hold) {
+		Tenure tenure = this.ofStep.get(step(hold.chain(), hold.lockKey()));
+		return (tenure != null) ? tenure.holds().get(0) : hold;
+	}
+
+	/**
 	 * Whether a grant that came ahead of an earlier waiter's was a local pass of a
 	 * tenure outside that waiter's local queue ({@link #check} bounds them), or the
 	 * tenure's first grant, at the place in the queue of a local waiter of its own that
