@@ -83,7 +83,9 @@ import dev.zklock.LockException;
  * waiter behind it holds on its deletion, and its owner learns the loss from its
  * {@link RevocationWatch}, as any revoked holder does (RevocationTests).</li>
  * <li>Our own session ending: the grant checks that our node is of the current
- * session; a READ at the write node of an ended session fails
+ * session; a READ at the write node of an ended session fails; a watch whose read
+ * Curator sent again on a new session reads the queue, and the old node, still
+ * listed while the server keeps its session, loses its place at once
  * (SessionOwnershipTests, SessionExpiryWhileHoldingTests).</li>
  * <li>{@code minHold}: a released holder's node stays until its minimum hold ends,
  * and still counts as the holder (MinHoldTests).</li>
@@ -507,6 +509,11 @@ final class QueueAttempt implements NodeAttempt {
 				if (Nodes.isOk(event) && this.rule == QueueRule.SEMAPHORE && touched) {
 					readQueue(expectsFront());
 				}
+				else if (Nodes.isOk(event) && !ourNodeIsOfThisSession()) {
+					// the session ended while this read was in flight, and Curator sent it again on the new one: no
+					// watcher heard the expiry, so the old node would keep its place until the node ahead goes
+					readQueue(expectsFront());
+				}
 				else if (Nodes.isOk(event)) {
 					if (touched) {
 						// a writer that placed a READ at its sequence: its deletion proves nothing
@@ -762,6 +769,18 @@ final class QueueAttempt implements NodeAttempt {
 	 * Whether a node's ephemeral owner is the client's current session: only such a
 	 * node can hold a lock or keep a place in a queue.
 	 */
+	private boolean ourNodeIsOfThisSession() {
+		Stat stat;
+		this.lock.lock();
+		try {
+			stat = this.ourStat;
+		}
+		finally {
+			this.lock.unlock();
+		}
+		return stat != null && isCurrentSession(stat.getEphemeralOwner());
+	}
+
 	private boolean isCurrentSession(long ephemeralOwner) {
 		try {
 			return ephemeralOwner != 0 && ephemeralOwner == this.client.getZookeeperClient().getZooKeeper().getSessionId();

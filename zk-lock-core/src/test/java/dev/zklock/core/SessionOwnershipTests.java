@@ -170,6 +170,39 @@ class SessionOwnershipTests {
 	}
 
 	@Test
+	void aWaiterWhoseSessionEndsWhileItsWatchIsBeingSetQueuesWithTheNewSessionAtOnce() throws Exception {
+		LockHandle held = this.holder.acquire(request(LockMode.MUTEX, "42"));
+		try (ZooKeeperProxy proxy = ZooKeeperProxy.start("waiter", List.of(this.server.getPort()));
+				CuratorFramework client = ZooKeeperTestSupport.startClient(proxy.connectString());
+				CuratorLockManager manager = new CuratorLockManager(client, this.basePath, WAIT);
+				AsyncLockManager async = manager.async(null)) {
+			String ahead = held.nodePath().substring(held.nodePath().lastIndexOf('/') + 1);
+			// the server sets the waiter's watch on the node ahead, but the answer never reaches the client: no
+			// watcher is registered there, so none hears that the session ended
+			CompletableFuture<Long> trapped = proxy.blackholeAfterNextGetData(ahead);
+			long oldSession = ZooKeeperSessions.sessionId(client);
+			CompletableFuture<AsyncLockHandle> acquisition = async.acquire(request(LockMode.MUTEX, "42"));
+			trapped.get(10, TimeUnit.SECONDS);
+			List<String> oldNodes = nodesOf(oldSession);
+			assertThat(oldNodes).hasSize(1);
+			// the client gives its session up while the read is in flight; the server keeps the old session
+			ZooKeeperSessions.expireOnClient(client, proxy);
+			await().atMost(WAIT).until(() -> client.getZookeeperClient().isConnected()
+					&& ZooKeeperSessions.sessionId(client) != oldSession);
+			long newSession = ZooKeeperSessions.sessionId(client);
+			// Curator sends the read again on the new session; its answer must not make the old node a place in the
+			// queue: the waiter queues with the new session while the holder still holds
+			await().atMost(Duration.ofSeconds(5))
+				.until(() -> nodesOf(oldSession).isEmpty() && !nodesOf(newSession).isEmpty());
+			assertThat(acquisition).isNotDone();
+			held.close();
+			AsyncLockHandle handle = acquisition.get(30, TimeUnit.SECONDS);
+			assertThat(owner(handle.nodePath())).isEqualTo(newSession);
+			handle.release().get(30, TimeUnit.SECONDS);
+		}
+	}
+
+	@Test
 	void aMultiKeyWaiterWhoseSessionExpiresTakesEveryKeyAgain() throws Exception {
 		// the waiter takes "a", then waits for "b"; "a" goes with the session
 		LockHandle held = this.holder.acquire(request(LockMode.MUTEX, "b"));

@@ -1,20 +1,22 @@
 package dev.zklock.testsupport;
 
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.jspecify.annotations.Nullable;
 
 /**
- * The traps that a {@link ZooKeeperProxy} sets for the client's next {@code delete} or
- * {@code create} request: each fires once, on the first connection whose request
- * matches, and a new trap of the same kind replaces (and cancels) the armed one.
+ * The traps that a {@link ZooKeeperProxy} sets for the client's next {@code delete},
+ * or next {@code create} or {@code getData} of a path: each fires once, on the first
+ * connection whose request matches, and a new trap of the same kind replaces (and
+ * cancels) the armed one.
  */
 final class PacketTraps {
 
 	private final AtomicReference<DeleteTrap> delete = new AtomicReference<>();
 
-	private final AtomicReference<CreateTrap> create = new AtomicReference<>();
+	private final AtomicReference<RequestTrap> request = new AtomicReference<>();
 
 	CompletableFuture<Long> armDelete(boolean afterExecution) {
 		DeleteTrap next = new DeleteTrap(afterExecution, new CompletableFuture<>());
@@ -25,9 +27,9 @@ final class PacketTraps {
 		return next.fired();
 	}
 
-	CompletableFuture<Long> armCreate(String pathPart) {
-		CreateTrap next = new CreateTrap(pathPart, new CompletableFuture<>());
-		CreateTrap previous = this.create.getAndSet(next);
+	CompletableFuture<Long> armRequest(Set<Integer> operations, String pathPart) {
+		RequestTrap next = new RequestTrap(operations, pathPart, new CompletableFuture<>());
+		RequestTrap previous = this.request.getAndSet(next);
 		if (previous != null) {
 			previous.fired().cancel(false);
 		}
@@ -44,13 +46,17 @@ final class PacketTraps {
 	}
 
 	/**
-	 * Disarm the create trap for a create request of the given path.
-	 * @param path the path to create
-	 * @return the trap, or {@code null} when none is armed for that path
+	 * Disarm the request trap for a request it matches.
+	 * @param packet the request
+	 * @return the trap, or {@code null} when none is armed for that request
 	 */
-	@Nullable CreateTrap takeCreate(String path) {
-		CreateTrap armed = this.create.get();
-		return (armed != null && path.contains(armed.pathPart()) && this.create.compareAndSet(armed, null)) ? armed
+	@Nullable RequestTrap takeRequest(byte[] packet) {
+		RequestTrap armed = this.request.get();
+		if (armed == null) {
+			return null;
+		}
+		String path = ZooKeeperPackets.path(packet, armed.operations());
+		return (path != null && path.contains(armed.pathPart()) && this.request.compareAndSet(armed, null)) ? armed
 				: null;
 	}
 
@@ -65,11 +71,12 @@ final class PacketTraps {
 	}
 
 	/**
-	 * A trap for the next create request of a path.
+	 * A trap for the next request of some operations on a path.
+	 * @param operations the operation codes
 	 * @param pathPart a part of the path
 	 * @param fired completes with {@link System#nanoTime()} once the proxy blackholes
 	 */
-	record CreateTrap(String pathPart, CompletableFuture<Long> fired) {
+	record RequestTrap(Set<Integer> operations, String pathPart, CompletableFuture<Long> fired) {
 
 	}
 

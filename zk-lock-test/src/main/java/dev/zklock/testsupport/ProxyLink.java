@@ -11,7 +11,7 @@ import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.zklock.testsupport.PacketTraps.CreateTrap;
+import dev.zklock.testsupport.PacketTraps.RequestTrap;
 import dev.zklock.testsupport.PacketTraps.DeleteTrap;
 
 /**
@@ -109,10 +109,10 @@ final class ProxyLink {
 				if (index > 0 && ZooKeeperPackets.isDelete(packet) && springDeleteTrap(packet)) {
 					return;
 				}
-				CreateTrap created = (index > 0) ? springCreateTrap(packet) : null;
+				RequestTrap trapped = (index > 0) ? springRequestTrap(packet) : null;
 				ZooKeeperPackets.write(packet, out);
-				if (created != null) {
-					created.fired().complete(System.nanoTime());
+				if (trapped != null) {
+					trapped.fired().complete(System.nanoTime());
 				}
 			}
 		}
@@ -167,10 +167,9 @@ final class ProxyLink {
 		return false;
 	}
 
-	// the trap to report once the create is sent on; blackholes first, so no reply can slip through
-	private @Nullable CreateTrap springCreateTrap(byte[] request) {
-		String path = ZooKeeperPackets.createdPath(request);
-		CreateTrap armed = (path != null) ? this.traps.takeCreate(path) : null;
+	// the trap to report once the request is sent on; blackholes first, so no reply can slip through
+	private @Nullable RequestTrap springRequestTrap(byte[] request) {
+		RequestTrap armed = this.traps.takeRequest(request);
 		if (armed != null) {
 			this.gate.blackholeNow();
 		}

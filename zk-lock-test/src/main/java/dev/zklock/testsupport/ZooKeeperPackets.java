@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * ZooKeeper's length-prefixed packets as the {@link ZooKeeperProxy} sees them: read and
- * written whole, and the few request fields it looks at (xid, operation, created path).
+ * written whole, and the few request fields it looks at (xid, operation, the path of a create or a read).
  * The first packet of a connection is the connect request, which has none of them.
  */
 final class ZooKeeperPackets {
@@ -22,7 +22,10 @@ final class ZooKeeperPackets {
 	private static final int DELETE = 2;
 
 	// create, create2, createContainer, createTTL
-	private static final Set<Integer> CREATES = Set.of(1, 15, 19, 21);
+	static final Set<Integer> CREATES = Set.of(1, 15, 19, 21);
+
+	// getData: the read that sets a data watch
+	static final Set<Integer> GET_DATA = Set.of(4);
 
 	private ZooKeeperPackets() {
 	}
@@ -65,12 +68,14 @@ final class ZooKeeperPackets {
 	}
 
 	/**
-	 * The path that a create request creates.
+	 * The path of a request of one of the given operations: the path a create
+	 * creates, or the path a read reads; both come first in the request's body.
 	 * @param request the request
-	 * @return the path, or {@code null} when the request is no create
+	 * @param operations the operation codes
+	 * @return the path, or {@code null} when the request is none of them
 	 */
-	static @Nullable String createdPath(byte[] request) {
-		if (request.length < 12 || !CREATES.contains(readInt(request, 4))) {
+	static @Nullable String path(byte[] request, Set<Integer> operations) {
+		if (request.length < 12 || !operations.contains(readInt(request, 4))) {
 			return null;
 		}
 		int length = readInt(request, 8);

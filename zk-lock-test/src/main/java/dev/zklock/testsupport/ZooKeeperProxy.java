@@ -163,7 +163,20 @@ public final class ZooKeeperProxy implements AutoCloseable {
 	 * through and the proxy blackholes
 	 */
 	public CompletableFuture<Long> blackholeAfterNextCreate(String pathPart) {
-		return this.traps.armCreate(pathPart);
+		return this.traps.armRequest(ZooKeeperPackets.CREATES, pathPart);
+	}
+
+	/**
+	 * Blackhole all traffic as the client's next {@code getData} of a path that
+	 * contains {@code pathPart} goes through, as {@link #blackholeAfterNextCreate}
+	 * does for a create: the server sets the watch, but the client has not seen the
+	 * answer. Replaces an armed create trap.
+	 * @param pathPart a part of the path to read
+	 * @return completes with {@link System#nanoTime()} once the read was let through
+	 * and the proxy blackholes
+	 */
+	public CompletableFuture<Long> blackholeAfterNextGetData(String pathPart) {
+		return this.traps.armRequest(ZooKeeperPackets.GET_DATA, pathPart);
 	}
 
 	/**
