@@ -350,9 +350,11 @@ final class HistoryChecker {
 	}
 
 	// A wait may fail because the connection is down (a deadline while suspended, Curator's retries spent), never
-	// because the session changed under it: that wait joins the queue again
+	// because the session changed under it: that wait joins the queue again. A release, bounded by a
+	// session and a connection timeout, fails the same way when ZooKeeper does not confirm the delete in time
 	private static boolean isConnectionFailure(String failure) {
-		return failure != null && (failure.contains("is unreachable since") || failure.contains("ConnectionLoss"));
+		return failure != null && (failure.contains("is unreachable since") || failure.contains("ConnectionLoss")
+				|| failure.contains("was not confirmed by ZooKeeper within"));
 	}
 
 	// A nested single try needs the server's answers: while a fault keeps them from it, before its client's

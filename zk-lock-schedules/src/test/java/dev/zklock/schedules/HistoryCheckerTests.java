@@ -233,6 +233,15 @@ class HistoryCheckerTests {
 	}
 
 	@Test
+	void aReleaseNotConfirmedInTimeMayFailOnlyDuringAnOutage() {
+		this.history.op(new Op(1, 0, "release of READ rw[a]", History.NO_DEADLINE, 0, ms(4_000), Outcome.FAILED, -1,
+				"dev.zklock.LockException: The release of lock 'rw' was not confirmed by ZooKeeper within PT4S"));
+		assertThat(kinds()).containsExactly("failed without a fault");
+		this.history.outage(new History.Outage(0, ms(100), ms(4_500)));
+		assertThat(kinds()).isEmpty();
+	}
+
+	@Test
 	void aHungAcquisitionIsFlagged() {
 		this.history.op(op(1, 1_000, 0, Outcome.HUNG, -1, null));
 		assertThat(kinds()).containsExactly("hung");
