@@ -53,7 +53,7 @@ import static org.awaitility.Awaitility.await;
  * tenure repeat its token, and still rejects every token below the highest.
  * <p>
  * Runs in the {@code integration-test} phase of {@code ./mvnw verify}; alone:
- * {@code ./mvnw -pl zk-lock-spring-boot-autoconfigure verify -Dtest=FaultInjectionTests
+ * {@code ./mvnw -pl zk-lock-fault-tests verify -Dtest=FaultInjectionTests
  * -Dsurefire.failIfNoSpecifiedTests=false}. For a quicker local run,
  * {@code -Dzk-lock.faults.scenario1.grants=200 -Dzk-lock.faults.scenario2.kills=4}.
  */
