@@ -167,12 +167,24 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 	}
 
 	/**
-	 * The application closed the client while a lock was held: the session, and the
-	 * node with it, ended at the close, and Curator reports no event for it.
-	 * @param entry the entry, held until now
+	 * The application closed the client while locks were held: the session, and
+	 * every node of this client with it, ended at the close, and Curator reports no
+	 * event for it. Whichever part of the engine first finds the client closed (a
+	 * revocation watch, a release, the end of a {@code minHold}) calls this: every
+	 * hold still held or in doubt is lost with reason {@code SESSION_LOST}, each
+	 * announced once, and a lock kept for its {@code minHold} just ends.
 	 */
-	void clientClosed(LockRegistry.Entry entry) {
-		lose(entry, LockLossReason.SESSION_LOST);
+	void clientClosed() {
+		List<LockRegistry.Entry> owned = this.registry.entries(LockRegistry.Entry.OWNED);
+		if (owned.isEmpty()) {
+			return;
+		}
+		logger.warn("The Curator client was closed while this process held {} lock(s): their nodes went with the "
+				+ "client's session at the close, when another process could take them while this one's work went "
+				+ "on. Close the client only after the work holding its locks has ended", owned.size());
+		for (LockRegistry.Entry entry : owned) {
+			lose(entry, LockLossReason.SESSION_LOST);
+		}
 	}
 
 	private void suspended() {

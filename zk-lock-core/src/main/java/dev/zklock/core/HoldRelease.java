@@ -54,7 +54,8 @@ final class HoldRelease {
 	 * @param client the client, for deletions
 	 * @param registry the registry of every hold
 	 * @param losses announces a hold taken away
-	 * @param lossHandler confirms a release ZooKeeper did not answer
+	 * @param lossHandler confirms a release ZooKeeper did not answer, and ends every hold once the client is found
+	 * closed
 	 * @param timer ends the holds kept for their minHold
 	 * @param basePath the base path, for failure advice
 	 */
@@ -171,7 +172,11 @@ final class HoldRelease {
 			return CompletableFuture.completedFuture(null);
 		}
 		if (this.client.getState() != CuratorFrameworkState.STARTED) {
-			return releaseAfterClose(entry);
+			// the application closed the client first: the node went with the session, nothing is left to delete,
+			// and the entry goes so that no lock is shown as releasing forever
+			this.lossHandler.clientClosed();
+			registry.remove(entry);
+			return CompletableFuture.completedFuture(null);
 		}
 		// read before the transition: a local hand-off passes only a hold held for sure
 		boolean sound = entry.local() != null && hold.state() == LockState.HELD;
@@ -201,19 +206,6 @@ final class HoldRelease {
 					+ "' at " + entry.node().path() + ": " + cause + "; the lock is no longer held by this process "
 					+ "and its node is deleted in the background, " + FailureAdvice.forFailure(cause, this.basePath), cause));
 		});
-	}
-
-	// The application closed the client first: the node went with the session at the close, and nothing is left to
-	// delete; the entry goes so that no lock is shown as releasing forever
-	private CompletableFuture<Void> releaseAfterClose(LockRegistry.Entry entry) {
-		if (LockRegistry.Entry.OWNED.contains(entry.state())) {
-			logger.warn("Lock '{}' key '{}' was released after its Curator client was closed: its node went with the "
-					+ "client's session at the close, when another process could take the lock while this one's work "
-					+ "went on. Close the client only after the work holding its locks has ended", entry.name(),
-					LockPaths.abbreviate(entry.key()));
-		}
-		this.registry.remove(entry);
-		return CompletableFuture.completedFuture(null);
 	}
 
 	/**
@@ -268,10 +260,8 @@ final class HoldRelease {
 			return;
 		}
 		if (this.client.getState() != CuratorFrameworkState.STARTED) {
-			// the client closed, and its session with it: the node went then
-			logger.debug("Lock '{}' key '{}' ended with the session of the closed client", entry.name(),
-					LockPaths.abbreviate(entry.key()));
-			this.registry.remove(entry);
+			// the client closed, and its session with it: the node went then, and this kept lock ends with the others
+			this.lossHandler.clientClosed();
 			return;
 		}
 		releaseNow(hold).whenComplete((ignored, ex) -> {

@@ -174,6 +174,11 @@ final class RevocationWatch {
 				.forPath(node.path());
 		}
 		catch (Exception ex) {
+			if (this.client.getState() != CuratorFrameworkState.STARTED) {
+				// closed before the watch was armed: no event will tell, so the hold is lost now
+				gone(entry);
+				return;
+			}
 			logger.debug("Could not watch lock '{}' key '{}' node {}; a revocation is seen when the node is next "
 					+ "checked", entry.name(), LockPaths.abbreviate(entry.key()), node.path(), ex);
 		}
@@ -225,7 +230,7 @@ final class RevocationWatch {
 		}
 		else if (this.client.getState() != CuratorFrameworkState.STARTED) {
 			// our own client closed: its session deleted the node, no one else did
-			this.lossHandler.clientClosed(entry);
+			this.lossHandler.clientClosed();
 		}
 		else if (!entry.isAbandoned()) {
 			this.releases.takeAway(entry, LockLossReason.REVOKED);

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.zklock.LockException;
 import dev.zklock.LockHandle;
+import dev.zklock.LockInfo;
 import dev.zklock.LockLossReason;
 import dev.zklock.LockRequest;
 import dev.zklock.LockState;
@@ -280,12 +281,36 @@ class EngineHazardTests extends AbstractZooKeeperTests {
 	@Test
 	void aLockReleasedRightAfterItsClientClosedLeavesNothingBehind() throws Exception {
 		onAClientTheApplicationCloses((closing, manager) -> {
+			Queue<LockLossReason> reasons = new ConcurrentLinkedQueue<>();
+			manager.addLockLossListener((lock, reason) -> reasons.add(reason));
 			LockHandle blocking = manager.acquire(LockRequest.named("closed-at-once").keys("1").build());
-			// closed before the hold's revocation watch is armed (after 50 ms): no event tells the engine
+			LockHandle other = manager.acquire(LockRequest.named("closed-at-once").keys("2").build());
+			// closed before the holds' revocation watches are armed (after 50 ms): no event tells the engine
 			closing.close();
 			blocking.close();
 			assertThat(ephemeralNodes()).isEmpty();
 			// not left RELEASING for a node that went with the session
+			assertThat(manager.getRegistry().snapshot()).extracting(LockInfo::key).containsExactly("2");
+			// the first sight of the closed client ends every hold of it, the one not released too
+			assertThat(reasons).containsExactly(LockLossReason.SESSION_LOST, LockLossReason.SESSION_LOST);
+			assertThat(other.isHeld()).isFalse();
+			other.close();
+			assertThat(manager.getRegistry().snapshot()).isEmpty();
+		});
+	}
+
+	@Test
+	void aHoldWhoseClientClosesBeforeItsWatchIsArmedIsLostWhenTheWatchIsDue() throws Exception {
+		onAClientTheApplicationCloses((closing, manager) -> {
+			Queue<LockLossReason> reasons = new ConcurrentLinkedQueue<>();
+			manager.addLockLossListener((lock, reason) -> reasons.add(reason));
+			LockHandle blocking = manager.acquire(LockRequest.named("closed-unwatched").keys("1").build());
+			closing.close();
+			// no release and no event: the watch, due 50 ms after the grant, finds the client closed
+			await().atMost(Duration.ofSeconds(5)).until(() -> !blocking.isHeld());
+			assertThat(manager.getRegistry().snapshot()).extracting(LockInfo::state).containsExactly(LockState.LOST);
+			assertThat(reasons).containsExactly(LockLossReason.SESSION_LOST);
+			blocking.close();
 			assertThat(manager.getRegistry().snapshot()).isEmpty();
 		});
 	}
