@@ -416,9 +416,11 @@ public final class AsyncLockManager implements AutoCloseable {
 		if (holds != null) {
 			this.engine.release(holds);
 		}
-		logger.warn("Lock '{}' keys {}: the executor refused to run what follows the acquisition ({}); {}",
-				request.name(), request.keys().stream().map(LockPaths::abbreviate).toList(), rejected.toString(),
-				(holds != null) ? "the lock was released" : "it was not acquired");
+		// a lock without keys is named alone, as everywhere else
+		String keys = request.keys().isEmpty() ? ""
+				: " keys " + request.keys().stream().map(LockPaths::abbreviate).toList();
+		logger.warn("Lock '{}'{}: the executor refused to run what follows the acquisition ({}); {}", request.name(),
+				keys, rejected.toString(), (holds != null) ? "the lock was released" : "it was not acquired");
 		LockException failure = new LockException("Lock '" + request.name() + "' could not be handed over: the "
 				+ "asynchronous lock manager's executor refused to run what follows (" + rejected + "), so "
 				+ ((holds != null) ? "the lock was released again" : "nothing is held") + ". Give the manager an "
