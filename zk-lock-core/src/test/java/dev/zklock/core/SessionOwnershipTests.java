@@ -169,9 +169,12 @@ class SessionOwnershipTests {
 		}
 	}
 
-	@Test
-	void aWaiterWhoseSessionEndsWhileItsWatchIsBeingSetQueuesWithTheNewSessionAtOnce() throws Exception {
-		LockHandle held = this.holder.acquire(request(LockMode.MUTEX, "42"));
+	// The modes whose waiter watches one node ahead with a read; a SEMAPHORE's first waiter watches the whole queue
+	// with a read of its children, whose answer is checked for the session like any read of the queue
+	@ParameterizedTest
+	@EnumSource(names = { "MUTEX", "READ", "WRITE" })
+	void aWaiterWhoseSessionEndsWhileItsWatchIsBeingSetQueuesWithTheNewSessionAtOnce(LockMode mode) throws Exception {
+		LockHandle held = this.holder.acquire(request(blocker(mode), "42"));
 		try (ZooKeeperProxy proxy = ZooKeeperProxy.start("waiter", List.of(this.server.getPort()));
 				CuratorFramework client = ZooKeeperTestSupport.startClient(proxy.connectString());
 				CuratorLockManager manager = new CuratorLockManager(client, this.basePath, WAIT);
@@ -181,7 +184,7 @@ class SessionOwnershipTests {
 			// watcher is registered there, so none hears that the session ended
 			CompletableFuture<Long> trapped = proxy.blackholeAfterNextGetData(ahead);
 			long oldSession = ZooKeeperSessions.sessionId(client);
-			CompletableFuture<AsyncLockHandle> acquisition = async.acquire(request(LockMode.MUTEX, "42"));
+			CompletableFuture<AsyncLockHandle> acquisition = async.acquire(request(mode, "42"));
 			trapped.get(10, TimeUnit.SECONDS);
 			List<String> oldNodes = nodesOf(oldSession);
 			assertThat(oldNodes).hasSize(1);
