@@ -504,7 +504,7 @@ public final class CuratorLockManager implements LockManager, AutoCloseable {
 			this.threadSlots.remove();
 		}
 		if (!toRelease.isEmpty()) {
-			awaitRelease(toRelease.get(0).entry().name(), this.engine.release(toRelease), releaseBound());
+			awaitRelease(describeHolds(toRelease), this.engine.release(toRelease), releaseBound());
 		}
 	}
 
@@ -512,12 +512,12 @@ public final class CuratorLockManager implements LockManager, AutoCloseable {
 	 * Wait for a release to be confirmed, whatever interrupts come (the interrupt
 	 * flag is kept), but not past a bound: a release that ZooKeeper neither confirms
 	 * nor fails by then is left to finish in the background, as a failed one is.
-	 * @param name the lock name
+	 * @param lock the lock and its keys, quoted, as an error names them
 	 * @param released the release
 	 * @param bound the longest wait
 	 * @throws LockException when the release failed or was not confirmed in time
 	 */
-	static void awaitRelease(String name, CompletableFuture<Void> released, Duration bound) {
+	static void awaitRelease(String lock, CompletableFuture<Void> released, Duration bound) {
 		// bounded by a timer, so the thread parks as before: WAITING, like any wait for ZooKeeper's answer
 		CompletableFuture<Void> bounded = released.copy().orTimeout(bound.toNanos(), TimeUnit.NANOSECONDS);
 		boolean interrupted = false;
@@ -536,7 +536,7 @@ public final class CuratorLockManager implements LockManager, AutoCloseable {
 						// confirmed just as the bound passed
 						return;
 					}
-					throw releaseFailure(name, released, bound, ex);
+					throw releaseFailure(lock, released, bound, ex);
 				}
 			}
 		}
@@ -547,17 +547,33 @@ public final class CuratorLockManager implements LockManager, AutoCloseable {
 		}
 	}
 
-	private static LockException releaseFailure(String name, CompletableFuture<Void> released, Duration bound,
+	private static LockException releaseFailure(String lock, CompletableFuture<Void> released, Duration bound,
 			ExecutionException ex) {
 		if (!released.isDone()) {
-			return new LockException("The release of lock '" + name + "' was not confirmed by ZooKeeper within "
+			return new LockException("The release of lock " + lock + " was not confirmed by ZooKeeper within "
 					+ bound + "; the lock is no longer held by this process, and its nodes are deleted in the "
 					+ "background or when the session ends. Check the ZooKeeper connection", ex.getCause());
 		}
 		Throwable failure = released.handle((ignored, t) -> t).join();
 		Throwable cause = LockEngine.unwrap((failure != null) ? failure : ex);
 		return (cause instanceof LockException lockException) ? lockException
-				: new LockException("Could not release lock '" + name + "': " + cause, cause);
+				: new LockException("Could not release lock " + lock + ": " + cause, cause);
+	}
+
+	// The lock and its keys as an error names them: 'orders' key '42', 'orders' keys [1, 2], or 'orders' alone
+	private static String describeHolds(List<Hold> holds) {
+		String lock = "'" + holds.get(0).entry().name() + "'";
+		List<String> keys = holds.stream()
+			.map((hold) -> hold.entry().key())
+			.filter(Objects::nonNull)
+			.map(LockPaths::abbreviate)
+			.distinct()
+			.toList();
+		return switch (keys.size()) {
+			case 0 -> lock;
+			case 1 -> lock + " key '" + keys.get(0) + "'";
+			default -> lock + " keys " + keys;
+		};
 	}
 
 	// Past a session and a connection timeout, ZooKeeper has deleted the nodes anyway, or Curator gave up on them

@@ -143,7 +143,7 @@ class EngineHazardTests extends AbstractZooKeeperTests {
 		Thread releaser = new Thread(() -> {
 			waiting.countDown();
 			try {
-				CuratorLockManager.awaitRelease("orders", new CompletableFuture<>(), Duration.ofMillis(500));
+				CuratorLockManager.awaitRelease("'orders' key '42'", new CompletableFuture<>(), Duration.ofMillis(500));
 			}
 			catch (Throwable ex) {
 				failure.complete(ex);
@@ -155,7 +155,8 @@ class EngineHazardTests extends AbstractZooKeeperTests {
 		waiting.await(10, TimeUnit.SECONDS);
 		releaser.interrupt();
 		assertThat(interruptKept.get(10, TimeUnit.SECONDS)).isTrue();
-		assertThat(failure.getNow(null)).isInstanceOf(LockException.class).hasMessageContaining("not confirmed");
+		assertThat(failure.getNow(null)).isInstanceOf(LockException.class)
+			.hasMessageContaining("The release of lock 'orders' key '42' was not confirmed");
 	}
 
 	@Test
