@@ -4,10 +4,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -20,7 +18,7 @@ import dev.zklock.testsupport.JvmProcess;
  * The test JVM's side of a {@link ScheduleClientMain}: launches it as a user of the
  * firewall, puts what it streams into the schedule's history (its fenced writes into
  * the test JVM's store), and kills, stops and resumes it. The holds it had begun
- * when it was killed end at the kill.
+ * when it was killed end at the kill, or at the loss their holder saw before it.
  */
 final class ClientProcess implements AutoCloseable {
 
@@ -34,8 +32,8 @@ final class ClientProcess implements AutoCloseable {
 
 	private final FencedStore store;
 
-	// holds begun and not yet ended, by step, key and token
-	private final Map<String, Hold> open = new ConcurrentHashMap<>();
+	// holds begun and not yet recorded
+	private final OpenHolds open = new OpenHolds();
 
 	private final CountDownLatch ready = new CountDownLatch(1);
 
@@ -147,14 +145,13 @@ final class ClientProcess implements AutoCloseable {
 		return entries;
 	}
 
-	/** End the holds the kill cut short, once the process's output is all read. */
+	/**
+	 * End the holds the kill cut short, once the process's output is all read: at
+	 * the loss their holder saw, if it saw one before the kill, else at the kill.
+	 */
 	void endKilledHolds() {
 		if (this.killedAt >= 0) {
-			this.open.values()
-				.forEach((hold) -> this.history.hold(new Hold(hold.chain(), hold.client(), hold.name(), hold.key(),
-						hold.mode(), hold.permits(), hold.token(), hold.start(), Math.max(hold.start(), this.killedAt),
-						true, "KILLED", hold.heldAtGrant())));
-			this.open.clear();
+			this.open.endAt(this.killedAt).forEach(this.history::hold);
 		}
 	}
 
@@ -187,10 +184,10 @@ final class ClientProcess implements AutoCloseable {
 
 	private void record(Object event) {
 		if (event instanceof History.Held held) {
-			this.open.put(key(held.hold()), held.hold());
+			this.open.held(held);
 		}
 		else if (event instanceof Hold hold) {
-			this.open.remove(key(hold));
+			this.open.recorded(hold);
 			this.history.hold(hold);
 		}
 		else if (event instanceof History.WriteRequest write) {
@@ -220,10 +217,6 @@ final class ClientProcess implements AutoCloseable {
 		else if (event instanceof String leftover) {
 			this.history.leftover(leftover);
 		}
-	}
-
-	private static String key(Hold hold) {
-		return hold.chain() + "/" + hold.lockKey() + "/" + hold.token() + "/" + hold.mode() + "/" + hold.start();
 	}
 
 }

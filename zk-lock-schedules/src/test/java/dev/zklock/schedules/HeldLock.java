@@ -118,16 +118,27 @@ final class HeldLock {
 		long now = System.nanoTime();
 		Loss announced = announcedLoss();
 		if (announced != null) {
-			this.lostAt = Math.min(now, announced.at());
-			this.reason = announced.reason();
+			lost(Math.min(now, announced.at()), announced.reason());
 			return false;
 		}
 		if (!this.lock.isHeld()) {
-			this.lostAt = now;
-			this.reason = whyNotHeld();
+			lost(now, whyNotHeld());
 			return false;
 		}
 		return true;
+	}
+
+	// The holder believes it holds no more from here on, and says so at once, not only when its step records the hold:
+	// that may come seconds later (a careless caller paces to its nested lock and holds that first), and a client
+	// process killed meanwhile would leave a hold that ends at the kill, as if its holder had never seen the loss
+	private void lost(long at, String why) {
+		this.lostAt = at;
+		this.reason = why;
+		for (int i = 0; i < this.keys.size(); i++) {
+			this.client.history()
+				.held(new History.Held(new History.Hold(this.chain, this.client.index, this.name, this.keys.get(i),
+						this.mode, this.permits, this.tokens.get(i), this.start, at, true, why, this.heldAtGrant)));
+		}
 	}
 
 	// What assertHeld() says of a lock not held, before the engine's announcement may come: a take-away or a loss by

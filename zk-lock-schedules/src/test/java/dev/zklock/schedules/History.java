@@ -136,8 +136,12 @@ final class History implements Serializable {
 
 	/**
 	 * A hold as it begins, so that a process killed while holding still leaves a
-	 * record of it: the hold then ends at the kill.
-	 * @param hold the hold, its end not known yet
+	 * record of it: the hold then ends at the kill. Sent again the moment its holder
+	 * sees it lost, with that moment as its end: a step records its hold only when it
+	 * is done with it, which may come long after (a nested lock first), and a kill
+	 * meanwhile must not make a loss its holder saw a hold until the kill.
+	 * @param hold the hold, its end not known yet ({@code -1}), or ended by the loss
+	 * its holder saw ({@link Hold#lost()})
 	 */
 	record Held(Hold hold) implements Serializable {
 	}
@@ -222,8 +226,9 @@ final class History implements Serializable {
 	private final List<String> leftovers = Collections.synchronizedList(new ArrayList<>());
 
 	/**
-	 * A hold begins; only a client process's sink hears of it.
-	 * @param held the hold, its end not known yet
+	 * A hold begins, or its holder sees it lost; only a client process's sink hears
+	 * of it.
+	 * @param held the hold, its end not known yet, or the loss its holder saw
 	 */
 	void held(Held held) {
 		this.sink.accept(held);
