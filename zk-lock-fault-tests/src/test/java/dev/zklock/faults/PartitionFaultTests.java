@@ -218,9 +218,34 @@ class PartitionFaultTests {
 		WorkerProcess unlocked = workers.get("w3");
 		unlocked.send("load id=s9u key=s9u threads=1 grants=0 sleepMs=5 lock=false");
 
+		// The change of hands the bound allows, made to happen: w3 waits on s9l behind w1 and is frozen once its
+		// watch is set; w1's release commits and w3's member sends it the notice before the cut; w3 takes the
+		// notice only a tick after the cut, as a worker that a loaded machine leaves without a core would
+		WorkerProcess releaser = workers.get("w1");
+		WorkerProcess lateWaiter = workers.get("w3");
+		String lateSession = session(lateWaiter);
+		Member lateMember = this.lab.ensemble().memberConnectedTo(Long.decode(lateSession)).orElseThrow();
+		releaser.send("hold id=s9l key=s9l");
+		releaser.await("held", "s9l", EVENT_TIMEOUT);
+		lateWaiter.send("load id=s9l key=s9l threads=1 grants=1 sleepMs=2 timeoutMs=30000");
+		await("w3's watch in the queue of s9l").atMost(EVENT_TIMEOUT)
+			.pollInterval(Duration.ofMillis(20))
+			.until(() -> watchesUnder(lateMember, FaultLab.lockPath("s9l"), lateSession));
+		lateWaiter.pause();
+		releaser.send("release id=s9l");
+		releaser.await("released", "s9l", EVENT_TIMEOUT);
+		await("the notice of w1's release sent to w3").atMost(EVENT_TIMEOUT)
+			.pollInterval(Duration.ofMillis(10))
+			.until(() -> !watchesUnder(lateMember, FaultLab.lockPath("s9l"), lateSession));
+
 		long cut = System.nanoTime();
 		// every member cut off from the two others: no two of them form a quorum
 		this.firewall.cut(uids(members), peerPorts(members));
+		// from here on no packet between members passes, so no release sent after this moment commits
+		long cutInPlace = System.nanoTime();
+		// past the tick the bound before e94c444 allowed: a section after it was taken for a grant without quorum
+		awaitUntil(cut + TICK_TIME.toNanos());
+		lateWaiter.resume();
 		await("no member serving").atMost(PARTITION)
 			.pollInterval(Duration.ofMillis(20))
 			.until(() -> members.stream().noneMatch((member) -> member.mode().isServing()));
@@ -237,27 +262,38 @@ class PartitionFaultTests {
 		List<WorkerEvent> loads = stopLoad(all, "s9");
 		HandoffLoad.Result handoffDone = handoff.stop(EVENT_TIMEOUT);
 		stopLoad(List.of(unlocked), "s9u");
-		long orphans = awaitNoOrphans("s9", "s9c");
+		long orphans = awaitNoOrphans("s9", "s9c", "s9l");
 		ResourceStats stats = this.lab.resource().stats("s9");
 		long[] entries = this.lab.resource().entryTimes("s9");
-		long grace = cut + TICK_TIME.toNanos();
-		// Without a quorum no release commits, so a key changes hands at most once more: to the waiter whose
-		// predecessor's release committed before the cut, which a loaded machine may let it hear seconds late.
-		// An engine that granted without ZooKeeper would grant again and again. With local hand-off beside, a
-		// change of hands is a new token, and a tenure passes within its JVM at most max-passes times more.
-		AccessLog.TokenWindow loadWithoutQuorum = this.lab.resource().window("s9", grace, restored);
-		List<Long> withoutQuorumByKey = List.of(loadWithoutQuorum.sections(),
-				count(this.lab.resource().entryTimes("s9c"), grace, restored));
+		// Without a quorum no release commits, so a key changes hands at most once after the cut, whenever that
+		// happens: to the waiter whose predecessor's release committed before the cut. That waiter is granted from
+		// the deletion's notice alone (QueueAttempt.woken), with no round trip, so nothing bounds when: a loaded
+		// worker may take the notice, or the resource its entry, seconds after the cut. A node whose section is
+		// entered after the cut releases after it, and that release cannot commit until the restore, so no other
+		// node of the key can follow it. Hence at most one node (token) per key enters from the cut on, which holds
+		// for any timing; an engine that granted without ZooKeeper would grant again and again. With local hand-off
+		// beside, a change of hands is a new token, and a tenure passes within its JVM at most max-passes times more.
+		AccessLog.TokenWindow loadWithoutQuorum = this.lab.resource().window("s9", cutInPlace, restored);
+		AccessLog.TokenWindow controlWithoutQuorum = this.lab.resource().window("s9c", cutInPlace, restored);
+		List<Long> withoutQuorumByKey = List.of(loadWithoutQuorum.tokens(), controlWithoutQuorum.tokens());
 		long withoutQuorum = withoutQuorumByKey.stream().mapToLong(Long::longValue).sum();
-		long unlockedSections = count(this.lab.resource().entryTimes("s9u"), grace, restored);
+		long grace = cut + TICK_TIME.toNanos();
+		AccessLog.TokenWindow lateWithoutQuorum = this.lab.resource().window("s9l", cutInPlace, restored);
+		long lateGrants = count(entries, grace, restored)
+				+ count(this.lab.resource().entryTimes("s9c"), grace, restored);
+		long unlockedSections = count(this.lab.resource().entryTimes("s9u"), cutInPlace, restored);
 		long lastBefore = lastBefore(entries, restored);
 		long resume = millis(firstAfter(entries, restored) - restored);
 		long bound = 2 * SESSION_TIMEOUT.toMillis() + election;
 		this.lab.report("FAULT scenario 9 (quorum lost: all 3 members cut from each other for " + PARTITION.toMillis()
 				+ "ms under load): noMemberServingAfterMs=" + millis(gone - cut) + " lastGrantAfterCutMs="
-				+ millis(lastBefore - cut) + " grantsWithoutQuorum=" + withoutQuorum + " (from " + TICK_TIME.toMillis()
-				+ "ms after the cut to the restore, by key " + withoutQuorumByKey + "; s9: " + loadWithoutQuorum
-				+ ") electionAfterRestoreMs="
+				+ millis(lastBefore - cut) + " cutInPlaceAfterMs=" + millis(cutInPlace - cut)
+				+ " nodesGrantedWithoutQuorum=" + withoutQuorum + " (from the cut in place to the restore, by key "
+				+ withoutQuorumByKey + "; s9: " + loadWithoutQuorum + "; s9c: " + controlWithoutQuorum
+				+ "; the late waiter's s9l: " + lateWithoutQuorum + ", entered "
+				+ millis(lastBefore(this.lab.resource().entryTimes("s9l"), restored) - cut) + "ms after the cut) sectionsFrom"
+				+ TICK_TIME.toMillis()
+				+ "msAfterTheCut=" + lateGrants + " electionAfterRestoreMs="
 				+ election + " grantsResumedAfterMs=" + resume + " (bound 2x" + SESSION_TIMEOUT.toMillis()
 				+ "ms+election=" + bound + "ms) droppedPackets=" + dropped + " grants=" + stats.sections() + " overlaps=" + stats.overlaps() + " count=" + stats.value()
 				+ "/" + stats.writesAccepted() + " lostUpdates=" + stats.lostUpdates() + " staleAccepted="
@@ -267,8 +303,14 @@ class PartitionFaultTests {
 				+ " | " + counts(loads) + " | local hand-off beside (w1, w2, w3): " + handoffDone);
 		assertThat(dropped).isPositive();
 		assertThat(unlockedSections).as("sections of the unlocked control during the partition").isPositive();
-		assertThat(withoutQuorumByKey.get(1)).as("grants of s9c while no quorum existed").isLessThanOrEqualTo(1);
-		assertThat(loadWithoutQuorum.tokens()).as("holders' nodes of s9 granted while no quorum existed")
+		assertThat(lateWithoutQuorum.tokens()).as("the late waiter's node of s9l, entered while no quorum existed")
+			.isEqualTo(1);
+		assertThat(count(this.lab.resource().entryTimes("s9l"), grace, restored))
+			.as("the late waiter's section, which a bound of no section from a tick after the cut would flag")
+			.isEqualTo(1);
+		assertThat(controlWithoutQuorum.tokens()).as("holders' nodes of s9c entered from the cut to the restore")
+			.isLessThanOrEqualTo(1);
+		assertThat(loadWithoutQuorum.tokens()).as("holders' nodes of s9 entered from the cut to the restore")
 			.isLessThanOrEqualTo(1);
 		assertThat(loadWithoutQuorum.mostOfOneToken()).as("grants of one node of s9 while no quorum existed")
 			.isLessThanOrEqualTo(1 + HandoffLoad.DEFAULT_MAX_PASSES);
@@ -406,6 +448,22 @@ class PartitionFaultTests {
 	private static String session(WorkerProcess worker) {
 		worker.send("session id=session");
 		return worker.await("session", "session", EVENT_TIMEOUT).get("session");
+	}
+
+	// whether a session watches a node under a path on a member (wchp: each path, then its sessions indented)
+	private static boolean watchesUnder(Member member, String path, String session) throws IOException {
+		String connect = member.connectString();
+		String watches = FourLetterWords.send(Integer.parseInt(connect.substring(connect.lastIndexOf(':') + 1)), "wchp");
+		boolean under = false;
+		for (String line : watches.split("\n")) {
+			if (!line.isBlank() && !Character.isWhitespace(line.charAt(0))) {
+				under = line.startsWith(path + "/");
+			}
+			else if (under && line.trim().equalsIgnoreCase(session)) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	private static void awaitUntil(long deadlineNanos) {

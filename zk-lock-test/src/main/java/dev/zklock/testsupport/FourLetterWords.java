@@ -19,7 +19,7 @@ public final class FourLetterWords {
 	/**
 	 * The four-letter words every fixture allows ({@code 4lw.commands.whitelist}).
 	 */
-	public static final String WHITELIST = "srvr,stat,cons,mntr,ruok,conf";
+	public static final String WHITELIST = "srvr,stat,cons,mntr,ruok,conf,wchp";
 
 	private static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(2);
 
