@@ -108,6 +108,30 @@ final class HeldLock {
 		return false;
 	}
 
+	/**
+	 * Hold a nested lock until a moment, or until the holder sees it lost, with the
+	 * caller's work under its outer lock too: the outer lock's loss is seen when it
+	 * happens, as a careful caller checks both, and not only once the nested lock is
+	 * released, which takes as long as ZooKeeper takes to answer.
+	 * @param until {@link System#nanoTime()} to hold until
+	 * @param outer the lock this one was taken inside
+	 * @return whether the holder still believes it holds the nested lock
+	 */
+	boolean holdUntil(long until, HeldLock outer) {
+		while (true) {
+			boolean held = believes();
+			outer.believes();
+			if (!held) {
+				return false;
+			}
+			long left = until - System.nanoTime();
+			if (left <= 0) {
+				return true;
+			}
+			LockSupport.parkNanos(Math.min(left, POLL_NANOS));
+		}
+	}
+
 	boolean believes() {
 		if (this.lostAt >= 0) {
 			return false;

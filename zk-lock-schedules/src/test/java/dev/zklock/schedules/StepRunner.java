@@ -127,11 +127,11 @@ final class StepRunner {
 				held.write(this.store);
 				held.record(this.history);
 				release(id, step, outer);
-				nested.holdUntil(nestedEnd);
+				nested.holdUntil(nestedEnd, held);
 				nested.record(this.history);
 				return;
 			}
-			nested.holdUntil(nestedEnd);
+			nested.holdUntil(nestedEnd, held);
 			nested.record(this.history);
 		}
 		finally {
