@@ -221,7 +221,10 @@ class GracefulShutdownTests {
 			.isLessThan(run.micros("END "));
 		System.out.printf("SHUTDOWN control: the probe got the lock %.1f ms before the job ended%n",
 				(run.micros("END ") - run.probeGot()) / 1000.0);
-		assertThat(run.lines()).noneMatch((line) -> line.startsWith("LOST "));
+		// the client closed under the job, and its session with it: the engine says so once it first sees the closed
+		// client, at the job's release or its hold's watch, whichever comes first
+		assertThat(run.line("LOST ")).as("%s", run).contains("reason=SESSION_LOST");
+		assertThat(run.micros("LOST ")).as("%s", run).isGreaterThan(run.micros("CLIENT_CLOSING "));
 	}
 
 	// Boot's executor created before zk-lock's client, so destroyed after it: the order that was unsafe
