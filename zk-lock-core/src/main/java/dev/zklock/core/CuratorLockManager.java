@@ -560,20 +560,10 @@ public final class CuratorLockManager implements LockManager, AutoCloseable {
 				: new LockException("Could not release lock " + lock + ": " + cause, cause);
 	}
 
-	// The lock and its keys as an error names them: 'orders' key '42', 'orders' keys [1, 2], or 'orders' alone
+	// The lock and its keys as the other errors of this class name them
 	private static String describeHolds(List<Hold> holds) {
-		String lock = "'" + holds.get(0).entry().name() + "'";
-		List<String> keys = holds.stream()
-			.map((hold) -> hold.entry().key())
-			.filter(Objects::nonNull)
-			.map(LockPaths::abbreviate)
-			.distinct()
-			.toList();
-		return switch (keys.size()) {
-			case 0 -> lock;
-			case 1 -> lock + " key '" + keys.get(0) + "'";
-			default -> lock + " keys " + keys;
-		};
+		List<String> keys = holds.stream().map((hold) -> hold.entry().key()).filter(Objects::nonNull).distinct().toList();
+		return "'" + holds.get(0).entry().name() + "' " + describe(keys);
 	}
 
 	// Past a session and a connection timeout, ZooKeeper has deleted the nodes anyway, or Curator gave up on them
