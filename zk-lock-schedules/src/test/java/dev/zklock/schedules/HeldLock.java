@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.zklock.LockContext;
 import dev.zklock.LockLossReason;
 import dev.zklock.LockLostException;
@@ -97,30 +99,24 @@ final class HeldLock {
 	 * @return whether the holder still believes it holds
 	 */
 	boolean holdUntil(long until) {
-		while (believes()) {
-			long left = until - System.nanoTime();
-			if (left <= 0) {
-				return true;
-			}
-			// the holder's own work, checking its lock as a careful caller does
-			LockSupport.parkNanos(Math.min(left, POLL_NANOS));
-		}
-		return false;
+		return holdUntil(until, null);
 	}
 
 	/**
-	 * Hold a nested lock until a moment, or until the holder sees it lost, with the
-	 * caller's work under its outer lock too: the outer lock's loss is seen when it
-	 * happens, as a careful caller checks both, and not only once the nested lock is
-	 * released, which takes as long as ZooKeeper takes to answer.
+	 * Hold until a moment, or until the holder sees the lock lost; for a nested lock,
+	 * with the caller's work under its outer lock too: the outer lock's loss is seen
+	 * when it happens, as a careful caller checks both, and not only once the nested
+	 * lock is released, which takes as long as ZooKeeper takes to answer.
 	 * @param until {@link System#nanoTime()} to hold until
-	 * @param outer the lock this one was taken inside
-	 * @return whether the holder still believes it holds the nested lock
+	 * @param outer the lock this one was taken inside, or {@code null}
+	 * @return whether the holder still believes it holds this lock
 	 */
-	boolean holdUntil(long until, HeldLock outer) {
+	boolean holdUntil(long until, @Nullable HeldLock outer) {
 		while (true) {
 			boolean held = believes();
-			outer.believes();
+			if (outer != null) {
+				outer.believes();
+			}
 			if (!held) {
 				return false;
 			}
@@ -128,6 +124,7 @@ final class HeldLock {
 			if (left <= 0) {
 				return true;
 			}
+			// the holder's own work, checking its lock as a careful caller does
 			LockSupport.parkNanos(Math.min(left, POLL_NANOS));
 		}
 	}
