@@ -52,8 +52,8 @@ import static org.awaitility.Awaitility.await;
  * are queued behind it; 5 kills one in mid-tenure. The resource lets holders of one
  * tenure repeat its token, and still rejects every token below the highest.
  * <p>
- * Runs in the {@code integration-test} phase of {@code ./mvnw verify}; alone:
- * {@code ./mvnw -pl zk-lock-fault-tests verify -Dtest=FaultInjectionTests
+ * Runs with the module's other tests in {@code ./mvnw verify}, in a test JVM of its
+ * own; alone: {@code ./mvnw -pl zk-lock-fault-tests test -Dtest=FaultInjectionTests
  * -Dsurefire.failIfNoSpecifiedTests=false}. For a quicker local run,
  * {@code -Dzk-lock.faults.scenario1.grants=200 -Dzk-lock.faults.scenario2.kills=4}.
  */
