@@ -62,8 +62,7 @@ class ZkLockProviderTests {
 					Duration.ZERO))).get(10, TimeUnit.SECONDS);
 			assertThat(other).isEmpty();
 			held.unlock();
-			SimpleLock again = provider.lock(config("no-wait", Duration.ZERO)).orElseThrow();
-			again.unlock();
+			takeAgain(provider, config("no-wait", Duration.ZERO)).unlock();
 		});
 	}
 
@@ -74,8 +73,7 @@ class ZkLockProviderTests {
 			SimpleLock held = provider.lock(config("same-thread", Duration.ZERO)).orElseThrow();
 			assertThat(provider.lock(config("same-thread", Duration.ZERO))).isEmpty();
 			held.unlock();
-			assertThat(provider.lock(config("same-thread", Duration.ZERO))).isPresent().get()
-				.satisfies(SimpleLock::unlock);
+			takeAgain(provider, config("same-thread", Duration.ZERO)).unlock();
 		});
 	}
 
@@ -85,7 +83,7 @@ class ZkLockProviderTests {
 			SimpleLock held = first.getBean(LockProvider.class).lock(config("two-apps", Duration.ZERO)).orElseThrow();
 			assertThat(second.getBean(LockProvider.class).lock(config("two-apps", Duration.ZERO))).isEmpty();
 			held.unlock();
-			second.getBean(LockProvider.class).lock(config("two-apps", Duration.ZERO)).orElseThrow().unlock();
+			takeAgain(second.getBean(LockProvider.class), config("two-apps", Duration.ZERO)).unlock();
 		}));
 	}
 
@@ -191,6 +189,15 @@ class ZkLockProviderTests {
 
 	static String basePath(AssertableApplicationContext context) {
 		return "zk-lock.base-path=" + context.getEnvironment().getProperty("zk-lock.base-path");
+	}
+
+	// A single try answers "not acquired" when ZooKeeper has not answered within 150 ms, as on a CPU-starved
+	// machine (the CI run of d561a32, load average 10.5), and the node of a try answered so goes only once its
+	// creation is confirmed, so the next try may still find it: what is asserted is that the lock can be taken
+	// again once released, not how soon
+	private static SimpleLock takeAgain(LockProvider provider, LockConfiguration config) {
+		return await().atMost(Duration.ofSeconds(10)).until(() -> provider.lock(config), Optional::isPresent)
+			.orElseThrow();
 	}
 
 }
