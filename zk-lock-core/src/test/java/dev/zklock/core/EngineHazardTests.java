@@ -262,11 +262,7 @@ class EngineHazardTests extends AbstractZooKeeperTests {
 				.get(10, TimeUnit.SECONDS);
 			Queue<LockLossReason> reasons = new ConcurrentLinkedQueue<>();
 			manager.addLockLossListener((lock, reason) -> reasons.add(reason));
-			await("both holds watched").atMost(Duration.ofSeconds(10))
-				.until(() -> manager.getRegistry()
-					.entries(EnumSet.of(LockState.HELD))
-					.stream()
-					.noneMatch(LockRegistry.Entry::wantsWatch));
+			awaitWatched(manager);
 			closing.close();
 			// the session closed with the client, and its nodes with it: the watches see the deletions, made by no
 			// other client
@@ -366,6 +362,38 @@ class EngineHazardTests extends AbstractZooKeeperTests {
 			}
 			await().atMost(Duration.ofSeconds(10)).until(() -> ephemeralNodes().isEmpty());
 		});
+	}
+
+	@Test
+	void aHoldWhoseRevocationIsSeenAfterTheManagerClosedIsStillLost() throws Exception {
+		CuratorLockManager closing = new CuratorLockManager(client, this.basePath, Duration.ofSeconds(30));
+		try {
+			Queue<LockLossReason> reasons = new ConcurrentLinkedQueue<>();
+			closing.addLockLossListener((lock, reason) -> reasons.add(reason));
+			LockHandle handle = closing.acquire(LockRequest.named("revoked-after-close").build());
+			awaitWatched(closing);
+			closing.close();
+			List<String> nodes = ephemeralNodes();
+			assertThat(nodes).hasSize(1);
+			// another process revokes it: the client is open and its watch fires, after the manager closed
+			client.delete().forPath(nodes.get(0));
+			await("hold lost after its node was deleted").atMost(Duration.ofSeconds(5)).until(() -> !handle.isHeld());
+			assertThat(reasons).containsExactly(LockLossReason.REVOKED);
+			handle.close();
+			assertThat(closing.getRegistry().snapshot()).isEmpty();
+		}
+		finally {
+			closing.close();
+		}
+	}
+
+	// Until the revocation watch of every hold of the manager is armed
+	private static void awaitWatched(CuratorLockManager manager) {
+		await("holds watched").atMost(Duration.ofSeconds(10))
+			.until(() -> manager.getRegistry()
+				.entries(EnumSet.of(LockState.HELD))
+				.stream()
+				.noneMatch(LockRegistry.Entry::wantsWatch));
 	}
 
 	// An application that closes its Curator client before its lock holders are done
