@@ -42,7 +42,9 @@ import dev.zklock.core.LockRegistry.Hold;
  * exclude each other and show up together; the constructors build a manager of
  * their own. Results are delivered on the view's executor, never on Curator's
  * event thread: one the executor refuses runs on a thread of the view's own, a
- * lock acquired for it released and the acquisition failed.
+ * lock acquired for it released and the acquisition failed; a release whose
+ * outcome is known at once (as on a closed manager) then completes on the
+ * caller's thread.
  * {@link LockInstrumentation}s set with {@link #setInstrumentations} see every
  * acquisition through {@link LockInstrumentation#startAsync}: its
  * outcome (a cancelled acquisition is reported as failed with a
@@ -65,8 +67,8 @@ public final class AsyncLockManager implements AutoCloseable {
 
 	private static final long FALLBACK_KEEP_ALIVE_SECONDS = 10;
 
-	// What the executor refused runs here, never on the caller's thread, which may be Curator's event thread;
-	// it never refuses, and has no thread while idle
+	// What the executor refused runs here unless known on the caller's thread: it may come on Curator's event
+	// thread, never the place for the caller's work; it never refuses, and has no thread while idle
 	private final ThreadPoolExecutor fallback;
 
 	private volatile Instrumentations instrumentations = Instrumentations.NONE;
@@ -440,7 +442,9 @@ public final class AsyncLockManager implements AutoCloseable {
 
 	/**
 	 * Release a handle's holds, telling its instrumentation, and complete on the
-	 * executor, or on a thread of the view's own when the executor refuses.
+	 * executor. When the executor refuses, an outcome known before this returns
+	 * completes on the caller's thread, one ZooKeeper gives later on a thread of
+	 * the view's own.
 	 */
 	CompletableFuture<Void> release(AsyncLockHandle handle) {
 		CompletableFuture<Void> released;
@@ -458,6 +462,8 @@ public final class AsyncLockManager implements AutoCloseable {
 			handle.instrumentation().released();
 		}
 		CompletableFuture<Void> result = new CompletableFuture<>();
+		// read before whenComplete: if done, the completion below runs here, on the caller's thread
+		boolean known = released.isDone();
 		released.whenComplete((ignored, ex) -> {
 			Runnable completion = () -> {
 				if (ex != null) {
@@ -473,7 +479,14 @@ public final class AsyncLockManager implements AutoCloseable {
 				this.executor.execute(completion);
 			}
 			catch (RejectedExecutionException rejected) {
-				this.fallback.execute(completion);
+				if (known) {
+					// done before release() returns, as the JVM's exit waits for the caller and not for the fallback
+					completion.run();
+				}
+				else {
+					// later, on Curator's event thread: never the place for the caller's continuations
+					this.fallback.execute(completion);
+				}
 			}
 		});
 		return result;

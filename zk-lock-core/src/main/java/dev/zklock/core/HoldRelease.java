@@ -161,7 +161,8 @@ final class HoldRelease {
 	/**
 	 * Delete the node of a hold now, whatever its shortest hold.
 	 * @param hold the hold
-	 * @return completes once ZooKeeper confirmed it
+	 * @return completes once ZooKeeper confirmed it, or once the client is found
+	 * closed (the node goes with its session)
 	 */
 	CompletableFuture<Void> releaseNow(Hold hold) {
 		LockRegistry.Entry entry = hold.entry();
@@ -183,6 +184,18 @@ final class HoldRelease {
 		// a lost lock went with its session: nothing to confirm
 		boolean sessionGone = registry.transition(entry, LockRegistry.Entry.OWNED, LockState.RELEASING) == null;
 		return hold.attempt().release(sound).handle((ignored, ex) -> {
+			if (ex != null && this.client.getState() != CuratorFrameworkState.STARTED) {
+				// closed while the delete was on its way: no one could ever confirm it, and the node goes with the
+				// session, as for a release that finds the client closed
+				registry.remove(entry);
+				this.lossHandler.clientClosed();
+				logger.warn("Lock '{}' key '{}' ({} mode): the Curator client was closed before ZooKeeper confirmed the "
+						+ "deletion of {}; this process no longer holds it, and the node goes with the client's session. "
+						+ "Close the client only after the releases of its locks have completed ({})", entry.name(),
+						LockPaths.abbreviate(entry.key()), entry.mode(), entry.node().path(),
+						LockEngine.unwrap(ex).toString());
+				return null;
+			}
 			if (ex == null || sessionGone) {
 				registry.remove(entry);
 			}

@@ -213,7 +213,10 @@ final class RevocationWatch {
 
 	// on the loss handler's thread, in line with the connection events
 	private void gone(LockRegistry.Entry entry) {
-		this.lossHandler.execute(() -> revoked(entry));
+		if (!this.lossHandler.execute(() -> revoked(entry))) {
+			// the manager closed, and its connection events with it: here, or the hold would stay held on no node
+			revoked(entry);
+		}
 	}
 
 	/**

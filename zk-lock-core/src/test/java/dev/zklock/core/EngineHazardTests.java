@@ -15,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterEach;
@@ -261,11 +262,7 @@ class EngineHazardTests extends AbstractZooKeeperTests {
 				.get(10, TimeUnit.SECONDS);
 			Queue<LockLossReason> reasons = new ConcurrentLinkedQueue<>();
 			manager.addLockLossListener((lock, reason) -> reasons.add(reason));
-			await("both holds watched").atMost(Duration.ofSeconds(10))
-				.until(() -> manager.getRegistry()
-					.entries(EnumSet.of(LockState.HELD))
-					.stream()
-					.noneMatch(LockRegistry.Entry::wantsWatch));
+			awaitWatched(manager);
 			closing.close();
 			// the session closed with the client, and its nodes with it: the watches see the deletions, made by no
 			// other client
@@ -314,6 +311,89 @@ class EngineHazardTests extends AbstractZooKeeperTests {
 			blocking.close();
 			assertThat(manager.getRegistry().snapshot()).isEmpty();
 		});
+	}
+
+	@Test
+	void aReleaseOnAClosedManagerIsCompleteWhenReleaseReturns() throws Exception {
+		onAClientTheApplicationCloses((closing, manager) -> {
+			AtomicInteger accepted = new AtomicInteger(Integer.MAX_VALUE);
+			Executor controlled = (task) -> {
+				if (accepted.getAndDecrement() <= 0) {
+					throw new RejectedExecutionException("shut down");
+				}
+				this.runner.execute(task);
+			};
+			CountDownLatch fallbackBusy = new CountDownLatch(1);
+			CountDownLatch unblock = new CountDownLatch(1);
+			AsyncLockManager async = manager.async(controlled);
+			async.setInstrumentations(List.of((request) -> new LockInstrumentation.Acquisition() {
+
+				@Override
+				public void failed(Throwable failure) {
+					if (request.name().equals("blocker")) {
+						// on the view's one fallback thread: what is handed to it next waits behind this
+						fallbackBusy.countDown();
+						awaitQuietly(unblock);
+					}
+				}
+
+			}));
+			AsyncLockHandle late = async.acquire(LockRequest.named("late").build()).get(10, TimeUnit.SECONDS);
+			try (LockHandle held = otherManager().acquire(LockRequest.named("blocker").build())) {
+				assertThat(held.isAcquired()).isTrue();
+				// the start runs, the delivery of its timeout is refused and goes to the fallback
+				accepted.set(1);
+				async.acquire(LockRequest.named("blocker").timeout(Duration.ofMillis(100)).build());
+				assertThat(fallbackBusy.await(10, TimeUnit.SECONDS)).as("fallback thread busy").isTrue();
+				// as at SIGTERM: the hold given up by the drain, the manager and its client closed
+				manager.drain(Duration.ZERO);
+				manager.close();
+				closing.close();
+				CompletableFuture<Void> released = late.release();
+				// the JVM's exit waits for the caller's thread, not for the fallback's
+				assertThat(released).as("release of a hold on a closed manager, when release() returns").isDone();
+				assertThat(released.get()).isNull();
+				assertThat(manager.getRegistry().snapshot()).isEmpty();
+				// only the other holder's node is left
+				assertThat(ephemeralNodes()).singleElement().asString().contains("/blocker/");
+			}
+			finally {
+				unblock.countDown();
+			}
+			await().atMost(Duration.ofSeconds(10)).until(() -> ephemeralNodes().isEmpty());
+		});
+	}
+
+	@Test
+	void aHoldWhoseRevocationIsSeenAfterTheManagerClosedIsStillLost() throws Exception {
+		CuratorLockManager closing = new CuratorLockManager(client, this.basePath, Duration.ofSeconds(30));
+		try {
+			Queue<LockLossReason> reasons = new ConcurrentLinkedQueue<>();
+			closing.addLockLossListener((lock, reason) -> reasons.add(reason));
+			LockHandle handle = closing.acquire(LockRequest.named("revoked-after-close").build());
+			awaitWatched(closing);
+			closing.close();
+			List<String> nodes = ephemeralNodes();
+			assertThat(nodes).hasSize(1);
+			// another process revokes it: the client is open and its watch fires, after the manager closed
+			client.delete().forPath(nodes.get(0));
+			await("hold lost after its node was deleted").atMost(Duration.ofSeconds(5)).until(() -> !handle.isHeld());
+			assertThat(reasons).containsExactly(LockLossReason.REVOKED);
+			handle.close();
+			assertThat(closing.getRegistry().snapshot()).isEmpty();
+		}
+		finally {
+			closing.close();
+		}
+	}
+
+	// Until the revocation watch of every hold of the manager is armed
+	private static void awaitWatched(CuratorLockManager manager) {
+		await("holds watched").atMost(Duration.ofSeconds(10))
+			.until(() -> manager.getRegistry()
+				.entries(EnumSet.of(LockState.HELD))
+				.stream()
+				.noneMatch(LockRegistry.Entry::wantsWatch));
 	}
 
 	// An application that closes its Curator client before its lock holders are done

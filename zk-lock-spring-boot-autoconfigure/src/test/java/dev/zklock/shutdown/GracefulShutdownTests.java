@@ -348,7 +348,8 @@ class GracefulShutdownTests {
 			return lines().stream()
 				.filter((line) -> line.startsWith(prefix))
 				.findFirst()
-				.orElseThrow(() -> new AssertionError(this.name + " printed no '" + prefix + "' line: " + this));
+				.orElseThrow(() -> new AssertionError(this.name + " printed no '" + prefix + "' line: " + this + "; "
+						+ this.worker.diagnostics()));
 		}
 
 		long micros(String prefix) {

@@ -44,6 +44,9 @@ public final class JvmProcess {
 	public static final List<String> DEFAULT_JVM_OPTIONS = List.of("-Xmx96m", "-Xss512k", "-XX:+UseSerialGC",
 			"-XX:TieredStopAtLevel=1", "-XX:-UsePerfData");
 
+	// how long an exited process's last output may take to reach the listener
+	private static final Duration OUTPUT_END_TIMEOUT = Duration.ofSeconds(5);
+
 	private final String name;
 
 	private final ProcessLog log;
@@ -172,8 +175,9 @@ public final class JvmProcess {
 	}
 
 	/**
-	 * Wait for the process to exit on its own, such as after a command that ends it;
-	 * kill it when it does not exit in time.
+	 * Wait for the process to exit on its own, such as after a command that ends it,
+	 * and for its output listener to get its last lines; kill it when it does not
+	 * exit in time.
 	 * @param timeout the longest wait
 	 * @return the exit status, or -1 when it had to be killed
 	 */
@@ -184,6 +188,9 @@ public final class JvmProcess {
 		}
 		if (ProcessExits.waitFor(current, timeout)) {
 			ProcessExits.ended(this);
+			// the lines printed just before the exit may still be on their way to the listener; past the bound, a
+			// test that misses a line says so with the log's last lines
+			this.log.awaitCopied(OUTPUT_END_TIMEOUT);
 			return current.exitValue();
 		}
 		kill();

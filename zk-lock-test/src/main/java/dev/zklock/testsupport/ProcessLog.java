@@ -10,7 +10,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 import org.jspecify.annotations.Nullable;
@@ -29,6 +34,9 @@ final class ProcessLog {
 	private final Path logbackConfigFile;
 
 	private final @Nullable Consumer<String> listener;
+
+	// completes once the current process's output has all been copied: its exit comes before that
+	private volatile CompletableFuture<Void> copied = CompletableFuture.completedFuture(null);
 
 	ProcessLog(Path directory, String fileName, String rootLevel, @Nullable Consumer<String> listener) {
 		this.file = directory.resolve(fileName);
@@ -64,9 +72,35 @@ final class ProcessLog {
 	void follow(Process started, String threadName) {
 		Consumer<String> current = this.listener;
 		if (current != null) {
-			Thread pump = new Thread(() -> pump(started, current), threadName);
+			CompletableFuture<Void> done = new CompletableFuture<>();
+			this.copied = done;
+			Thread pump = new Thread(() -> {
+				try {
+					pump(started, current);
+				}
+				finally {
+					done.complete(null);
+				}
+			}, threadName);
 			pump.setDaemon(true);
 			pump.start();
+		}
+	}
+
+	/**
+	 * Wait until the output of the process launched last has reached the listener to
+	 * its end: the process may exit before its last lines were read.
+	 * @param timeout the longest wait; past it, the listener may miss the last lines
+	 */
+	void awaitCopied(Duration timeout) {
+		try {
+			this.copied.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			// the caller's failure, if any, shows the log's last lines
 		}
 	}
 
