@@ -21,6 +21,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.zklock.LockContext;
 import dev.zklock.LockHandle;
@@ -203,19 +204,72 @@ class ConnectionLossTests {
 		assertThat(ZooKeeperTestSupport.ephemeralNodes(this.client, this.basePath)).isEmpty();
 	}
 
+	@ParameterizedTest
+	@EnumSource(value = LockMode.class, names = { "MUTEX", "WRITE" })
+	void aWaitCancelledWhileSuspendedLeavesNoNodeOnceReconnected(LockMode mode) throws Exception {
+		start(new StandardConnectionStateErrorPolicy());
+		CountDownLatch suspended = latchOn(ConnectionState.SUSPENDED);
+		CountDownLatch reconnected = latchOn(ConnectionState.RECONNECTED);
+		long session = ZooKeeperSessions.sessionId(this.client);
+		try (CuratorFramework otherClient = ZooKeeperTestSupport.startClient(this.server.getConnectString());
+				CuratorLockManager other = new CuratorLockManager(otherClient, this.basePath, Duration.ofSeconds(20));
+				AsyncLockManager async = this.manager.async(null)) {
+			LockHandle held = other.acquire(request(mode));
+			CompletableFuture<AsyncLockHandle> waiting = async.acquire(LockRequest.named("orders").keys("42")
+				.mode(mode).timeout(Duration.ofMinutes(5)).build());
+			await().atMost(WAIT).until(() -> ZooKeeperTestSupport.ephemeralNodes(this.client, this.basePath).size() == 2);
+			this.server.stop();
+			assertThat(suspended.await(30, TimeUnit.SECONDS)).isTrue();
+			waiting.cancel(false);
+			this.server.restart();
+			assertThat(reconnected.await(30, TimeUnit.SECONDS)).isTrue();
+			assertThat(ZooKeeperSessions.sessionId(this.client)).isEqualTo(session);
+			await().atMost(WAIT).untilAsserted(() -> assertThat(ZooKeeperTestSupport.ephemeralNodes(this.client,
+					this.basePath)).hasSize(1));
+			held.close();
+		}
+		await().atMost(WAIT).untilAsserted(() -> assertThat(this.manager.getRegistry().snapshot()).isEmpty());
+		assertThat(ZooKeeperTestSupport.ephemeralNodes(this.client, this.basePath)).isEmpty();
+	}
+
+	@ParameterizedTest
+	@ValueSource(booleans = { true, false })
+	void aLockReleasedWhenSuspendedAndTakenAgainOnReconnectionIsGranted(boolean onServer) throws Exception {
+		start(new StandardConnectionStateErrorPolicy());
+		LockRequest endless = LockRequest.named("orders").keys("42").timeout(Duration.ofNanos(Long.MAX_VALUE))
+			.maxHold(Duration.ofNanos(Long.MAX_VALUE)).build();
+		try (AsyncLockManager async = this.manager.async(null)) {
+			AsyncLockHandle first = async.acquire(endless).get(30, TimeUnit.SECONDS);
+			CompletableFuture<CompletableFuture<AsyncLockHandle>> again = new CompletableFuture<>();
+			List<ConnectionState> states = new CopyOnWriteArrayList<>();
+			this.client.getConnectionStateListenable().addListener((client, state) -> {
+				states.add(state);
+				if (state == ConnectionState.SUSPENDED || state == ConnectionState.LOST) {
+					first.release();
+				}
+				else if (state == ConnectionState.RECONNECTED && !again.isDone()) {
+					again.complete(async.acquire(endless));
+				}
+			});
+			if (onServer) {
+				ZooKeeperSessions.expire(this.client);
+			}
+			else {
+				ZooKeeperSessions.expireOnClient(this.client);
+			}
+			AsyncLockHandle second = again.get(30, TimeUnit.SECONDS).get(30, TimeUnit.SECONDS);
+			assertThat(second.isHeld()).as("states %s", states).isTrue();
+			second.release().get(30, TimeUnit.SECONDS);
+		}
+		await().atMost(WAIT).untilAsserted(() -> assertThat(ZooKeeperTestSupport.ephemeralNodes(this.client,
+				this.basePath)).isEmpty());
+	}
+
 	@Test
 	void lostPolicyKeepsLocksHeldThroughAShortDisconnection() throws Exception {
 		start(new SessionConnectionStateErrorPolicy());
-		CountDownLatch suspended = new CountDownLatch(1);
-		CountDownLatch reconnected = new CountDownLatch(1);
-		this.client.getConnectionStateListenable().addListener((client, state) -> {
-			if (state == ConnectionState.SUSPENDED) {
-				suspended.countDown();
-			}
-			else if (state == ConnectionState.RECONNECTED) {
-				reconnected.countDown();
-			}
-		});
+		CountDownLatch suspended = latchOn(ConnectionState.SUSPENDED);
+		CountDownLatch reconnected = latchOn(ConnectionState.RECONNECTED);
 		try (LockHandle handle = this.manager.acquire(request(LockMode.MUTEX))) {
 			this.server.stop();
 			assertThat(suspended.await(30, TimeUnit.SECONDS)).isTrue();
@@ -315,6 +369,16 @@ class ConnectionLossTests {
 			this.losses.add(lock);
 			this.reasons.add(reason);
 		});
+	}
+
+	private CountDownLatch latchOn(ConnectionState awaited) {
+		CountDownLatch latch = new CountDownLatch(1);
+		this.client.getConnectionStateListenable().addListener((client, state) -> {
+			if (state == awaited) {
+				latch.countDown();
+			}
+		});
+		return latch;
 	}
 
 	private static LockRequest request(LockMode mode) {

@@ -5,6 +5,8 @@ import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import dev.zklock.LeadershipRevocationReason;
 import dev.zklock.LockRequest;
@@ -19,6 +21,8 @@ import dev.zklock.core.AsyncLockManager;
  * what it got.
  */
 final class RoleCandidacy {
+
+	private static final Logger logger = LoggerFactory.getLogger(RoleCandidacy.class);
 
 	// the engine treats a wait this long as endless
 	private static final Duration ENDLESS = Duration.ofNanos(Long.MAX_VALUE);
@@ -99,6 +103,8 @@ final class RoleCandidacy {
 		CompletableFuture<AsyncLockHandle> waiting = this.pending;
 		this.pending = null;
 		if (waiting != null) {
+			logger.debug("Leaving the queue of role '{}' (lock '{}' key '{}'): {}", this.role,
+					CuratorLeaderElection.LOCK_NAME, this.role, reason);
 			// deletes the node of the wait, or releases a lock acquired at this moment
 			waiting.cancel(false);
 		}
@@ -177,6 +183,8 @@ final class RoleCandidacy {
 
 	private void startAttempt() {
 		long attempt = ++this.generation;
+		logger.debug("Joining the queue of role '{}' (lock '{}' key '{}'), attempt {}", this.role,
+				CuratorLeaderElection.LOCK_NAME, this.role, attempt);
 		CompletableFuture<AsyncLockHandle> result = this.locks.acquire(this.request);
 		this.pending = result;
 		result.whenComplete((handle, ex) -> completed(attempt, handle, ex));
