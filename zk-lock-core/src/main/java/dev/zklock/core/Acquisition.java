@@ -50,6 +50,11 @@ import dev.zklock.core.LockRegistry.Hold;
  * call), and fails at once while ZooKeeper is unreachable
  * ({@link ZooKeeperReachability}); a timed wait that ends while it is unreachable
  * fails with a {@link LockException} that says so, rather than "not acquired".
+ * <p>
+ * A wait that lasts past the {@link DeadlockDetector}'s mark is marked once
+ * ({@link #waitPassed()}): the blocking caller parks until the mark first, the
+ * asynchronous timer fires there first. From then on each key it waits for is told
+ * to the detector. A wait shorter than the mark, or a single try, never is.
  */
 final class Acquisition {
 
@@ -91,6 +96,14 @@ final class Acquisition {
 
 	private final long deadline;
 
+	private final long startNanos;
+
+	// when after its start the wait is marked for deadlock detection, -1 for never
+	private final long markNanos;
+
+	// the mark has passed; read without the lock by the parked caller
+	private volatile boolean passed;
+
 	private final CompletableFuture<List<Hold>> result = new CompletableFuture<>();
 
 	private final List<Hold> taken = new ArrayList<>();
@@ -106,6 +119,12 @@ final class Acquisition {
 
 	// under the lock
 	private boolean finished;
+
+	// the place of the current attempt's key among the targets
+	private int currentIndex = -1;
+
+	// the attempt last told to the deadlock detector
+	private @Nullable NodeAttempt published;
 
 	/**
 	 * A key to lock.
@@ -131,9 +150,10 @@ final class Acquisition {
 	 * @param releases how holds end, for the keys taken short of all of them
 	 * @param attempts starts the attempt of one key
 	 * @param basePath the base path, for failure advice
+	 * @param deadlocks learns of the waits past their mark
 	 */
 	record Parts(LockRegistry registry, ConnectionLossHandler lossHandler, ZooKeeperReachability reachability,
-			EngineTimer timer, HoldRelease releases, KeyAttempts attempts, String basePath) {
+			EngineTimer timer, HoldRelease releases, KeyAttempts attempts, String basePath, DeadlockDetector deadlocks) {
 
 	}
 
@@ -169,7 +189,9 @@ final class Acquisition {
 		this.targets = targets;
 		this.owner = owner;
 		this.timeoutNanos = timeoutNanos;
-		this.deadline = System.nanoTime() + timeoutNanos;
+		this.startNanos = System.nanoTime();
+		this.deadline = this.startNanos + timeoutNanos;
+		this.markNanos = (timeoutNanos == 0) ? -1 : parts.deadlocks().markNanos();
 		this.permits = permits;
 		this.localHandoff = localHandoff && targets.size() == 1 && mode != LockMode.SEMAPHORE;
 		this.data = data;
@@ -220,6 +242,8 @@ final class Acquisition {
 				// a key taken earlier went with a session while a later one was awaited: start over
 				restart = new ArrayList<>(this.taken);
 				this.taken.clear();
+				// no key is awaited until the first one starts again
+				this.currentIndex = -1;
 				target = null;
 				attempt = null;
 				entry = null;
@@ -231,8 +255,9 @@ final class Acquisition {
 							this.parts.lossHandler().lossEpoch(), this.pauseGuard.epoch());
 				attempt = this.parts.attempts()
 					.attempt(target, this.mode, this.permits, this.data, entry, this.timeoutNanos == 0,
-							this.localHandoff && target.writerNode() == null);
+							isLocal(target));
 				this.current = attempt;
+				this.currentIndex = index;
 			}
 		}
 		finally {
@@ -259,6 +284,12 @@ final class Acquisition {
 		NodeAttempt keyAttempt = attempt;
 		LockRegistry.Entry keyEntry = entry;
 		keyAttempt.start().whenComplete((node, ex) -> keyDone(key, keyEntry, keyAttempt, node, ex));
+		// past the mark, each later key is told as soon as it is awaited
+		publishIfPassed();
+	}
+
+	private boolean isLocal(Target target) {
+		return this.localHandoff && target.writerNode() == null;
 	}
 
 	private void keyDone(Target target, LockRegistry.Entry entry, NodeAttempt attempt, @Nullable LockNode node,
@@ -493,23 +524,97 @@ final class Acquisition {
 	}
 
 	/**
-	 * Have the engine's timer end the wait at the deadline, for callers that do not
-	 * wait themselves.
+	 * Have the engine's timer mark the wait, then end it at the deadline, for callers
+	 * that do not wait themselves.
 	 */
 	void armTimer() {
-		if (!isTimed()) {
-			return;
-		}
 		this.lock.lock();
 		try {
 			if (!this.finished && this.timer == null) {
-				this.timer = this.parts.timer().schedule(this::timeOut, deadline() - System.nanoTime(),
-						TimeUnit.NANOSECONDS);
+				scheduleTimer();
 			}
 		}
 		finally {
 			this.lock.unlock();
 		}
+	}
+
+	// Under the lock: the one timer, at the mark when it comes before the deadline, else at the deadline
+	private void scheduleTimer() {
+		long now = System.nanoTime();
+		long toMark = nanosUntilMark(now);
+		if (toMark != Long.MAX_VALUE && (!isTimed() || toMark < deadline() - now)) {
+			this.timer = this.parts.timer().schedule(this::markReached, toMark, TimeUnit.NANOSECONDS);
+		}
+		else if (isTimed()) {
+			this.timer = this.parts.timer().schedule(this::timeOut, deadline() - now, TimeUnit.NANOSECONDS);
+		}
+	}
+
+	private void markReached() {
+		waitPassed();
+		this.lock.lock();
+		try {
+			if (!this.finished) {
+				scheduleTimer();
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * How long until the wait is marked for deadlock detection.
+	 * @param now {@link System#nanoTime()}
+	 * @return the nanoseconds, at most 0 once due, {@link Long#MAX_VALUE} when no mark
+	 * is to come: detection off, a single try, or marked already
+	 */
+	long nanosUntilMark(long now) {
+		return (this.markNanos < 0 || this.passed) ? Long.MAX_VALUE : this.startNanos + this.markNanos - now;
+	}
+
+	/**
+	 * The wait has lasted past its mark: from now on each key it waits for is told to
+	 * the deadlock detector, the one awaited now first. Changes nothing else.
+	 */
+	void waitPassed() {
+		this.lock.lock();
+		try {
+			if (this.passed || this.finished) {
+				return;
+			}
+			this.passed = true;
+		}
+		finally {
+			this.lock.unlock();
+		}
+		publishIfPassed();
+	}
+
+	// Tell the detector of the key awaited now, once, when the wait is past its mark
+	private void publishIfPassed() {
+		NodeAttempt attempt;
+		Target target;
+		List<Hold> holds;
+		this.lock.lock();
+		try {
+			attempt = this.current;
+			if (!this.passed || this.finished || attempt == null || attempt == this.published
+					|| this.currentIndex != this.taken.size()) {
+				// its key was taken and the next one is not awaited yet: next() tells of that one
+				return;
+			}
+			this.published = attempt;
+			target = this.targets.get(this.currentIndex);
+			holds = List.copyOf(this.taken);
+		}
+		finally {
+			this.lock.unlock();
+		}
+		// outside the lock: the attempt answers under a lock of its own
+		this.parts.deadlocks().waitPassed(new DeadlockDetector.Waiting(this.name, target.key(), target.path(),
+				this.mode, this.permits, attempt.waitingNode(), isLocal(target), this.owner, holds));
 	}
 
 	private void finish() {

@@ -155,6 +155,17 @@ public final class AsyncLockManager implements AutoCloseable {
 	}
 
 	/**
+	 * Set how the engine looks for deadlocks, as
+	 * {@link CuratorLockManager#setDeadlockDetection(DeadlockDetectionSettings)} does:
+	 * for a manager with an engine of its own, or to change the settings of a shared
+	 * one.
+	 * @param settings the settings
+	 */
+	public void setDeadlockDetection(DeadlockDetectionSettings settings) {
+		this.engine.setDeadlockDetection(settings);
+	}
+
+	/**
 	 * Set the instrumentations told about every acquisition and release, in order
 	 * on acquisition and in reverse order on release. A failing instrumentation is
 	 * logged and never breaks the lock or the caller's work.

@@ -128,6 +128,16 @@ public final class CuratorLockManager implements LockManager, AutoCloseable {
 	}
 
 	/**
+	 * Set how this manager and its asynchronous views look for deadlocks among the
+	 * waits of every instance; {@link DeadlockDetectionSettings#DEFAULTS} until set.
+	 * A wait shorter than {@link DeadlockDetectionSettings#after()} costs nothing.
+	 * @param settings the settings
+	 */
+	public void setDeadlockDetection(DeadlockDetectionSettings settings) {
+		this.engine.setDeadlockDetection(settings);
+	}
+
+	/**
 	 * Cap how long a lock may be held when its request sets no {@code maxHold}: a hold
 	 * still there after it is taken away, synchronous or asynchronous, as
 	 * {@link LockRequest.Builder#maxHold(Duration)} describes.
@@ -370,7 +380,8 @@ public final class CuratorLockManager implements LockManager, AutoCloseable {
 	/**
 	 * Park on the acquisition (its blocker) until it completes: never inside a
 	 * monitor, so a virtual thread leaves its carrier free. An interrupt abandons the
-	 * acquisition and keeps the flag.
+	 * acquisition and keeps the flag. The park ends once on the way at the wait's
+	 * deadlock detection mark, which the acquisition is told of.
 	 * @return the holds, or {@code null} when the timeout elapsed
 	 * @throws LockException when it failed, or the thread was interrupted (its nodes
 	 * are removed by then and the interrupt flag is set)
@@ -385,17 +396,22 @@ public final class CuratorLockManager implements LockManager, AutoCloseable {
 				if (Thread.interrupted()) {
 					throw interrupted(acquisition, name, mode);
 				}
-				long remaining = acquisition.deadline() - System.nanoTime();
-				if (!timed) {
-					LockSupport.park(acquisition);
-				}
-				else if (remaining > 0) {
-					LockSupport.parkNanos(acquisition, remaining);
-				}
-				else {
+				long now = System.nanoTime();
+				long toMark = acquisition.nanosUntilMark(now);
+				long remaining = acquisition.deadline() - now;
+				if (timed && remaining <= 0) {
 					// out of time: give up and wait, whatever interrupts come, until the nodes are gone
 					acquisition.timeOut();
 					return ignoringAcquisitionInterrupts(result, name, mode);
+				}
+				if (toMark <= 0) {
+					acquisition.waitPassed();
+				}
+				else if (!timed || toMark < remaining) {
+					parkAtMost(acquisition, toMark);
+				}
+				else {
+					LockSupport.parkNanos(acquisition, remaining);
 				}
 			}
 		}
@@ -406,6 +422,16 @@ public final class CuratorLockManager implements LockManager, AutoCloseable {
 			Throwable cause = LockEngine.unwrap(ex);
 			throw (cause instanceof LockException lockException) ? lockException : new LockException(
 					"Could not acquire lock '" + name + "' in " + mode + " mode: " + cause, cause);
+		}
+	}
+
+	// Park for a time, or for good when there is none
+	private static void parkAtMost(Acquisition acquisition, long nanos) {
+		if (nanos == Long.MAX_VALUE) {
+			LockSupport.park(acquisition);
+		}
+		else {
+			LockSupport.parkNanos(acquisition, nanos);
 		}
 	}
 

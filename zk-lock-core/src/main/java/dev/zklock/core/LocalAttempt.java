@@ -33,7 +33,6 @@ final class LocalAttempt implements NodeAttempt {
 	// set once it joined a cohort
 	private volatile @Nullable LocalCohort cohort;
 
-
 	LocalAttempt(LocalCohorts cohorts, String path, LockMode mode, LockRegistry.Entry entry, boolean tryOnce) {
 		this.cohorts = cohorts;
 		this.path = path;
@@ -147,6 +146,12 @@ final class LocalAttempt implements NodeAttempt {
 	public boolean isWatching() {
 		LocalCohort joined = this.cohort;
 		return joined != null && !this.result.isDone() && joined.isQueued(this);
+	}
+
+	@Override
+	public @Nullable String waitingNode() {
+		LocalCohort joined = this.cohort;
+		return (joined != null && !this.result.isDone()) ? joined.tenureNode() : null;
 	}
 
 	@Override

@@ -143,6 +143,21 @@ final class LocalCohort {
 		return current == null || current.node != null || current.attempt.isAnswered();
 	}
 
+	/**
+	 * The node this process's waiters of the key wait behind: the tenure's node once
+	 * it holds, else its node still waiting in the queue.
+	 * @return the node's full path, or {@code null} without a tenure or before its
+	 * node is created
+	 */
+	@Nullable String tenureNode() {
+		Tenure current = this.tenure;
+		if (current == null) {
+			return null;
+		}
+		LockNode node = current.node;
+		return (node != null) ? node.path() : current.attempt.waitingNode();
+	}
+
 	@Nullable LocalTenure snapshot() {
 		this.lock.lock();
 		try {

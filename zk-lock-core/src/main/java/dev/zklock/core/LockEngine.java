@@ -29,7 +29,8 @@ import dev.zklock.core.LockRegistry.Hold;
  * {@link LockRegistry} of every hold and wait, {@link HoldRelease} (how holds
  * end), {@link HoldTimers} (maxHold, minHold, the revocation watch), the
  * {@link ConnectionLossHandler} and {@link LossAnnouncer} that keep the holds in
- * line with the connection, and the {@link ShutdownDrain}. No thread waits in
+ * line with the connection, the {@link ShutdownDrain}, and the
+ * {@link DeadlockDetector} that learns of the long waits. No thread waits in
  * here; callers that block do so on the futures it returns.
  */
 final class LockEngine implements AutoCloseable {
@@ -79,6 +80,8 @@ final class LockEngine implements AutoCloseable {
 
 	private final LocalCohorts cohorts;
 
+	private final DeadlockDetector deadlocks = new DeadlockDetector();
+
 	private final Acquisition.Parts acquisitionParts;
 
 	LockEngine(CuratorFramework client, String basePath, Duration defaultTimeout) {
@@ -103,7 +106,7 @@ final class LockEngine implements AutoCloseable {
 		this.shutdown = new ShutdownDrain(this.registry, this.releases, this::shutDownPending);
 		this.cohorts = new LocalCohorts(client, this.timer, this::ownerData, this::pauseGuard, this.releases, this.losses);
 		this.acquisitionParts = new Acquisition.Parts(this.registry, this.lossHandler, this.reachability, this.timer,
-				this.releases, this::newAttempt, this.paths.basePath());
+				this.releases, this::newAttempt, this.paths.basePath(), this.deadlocks);
 	}
 
 	CuratorFramework client() {
@@ -177,6 +180,10 @@ final class LockEngine implements AutoCloseable {
 		this.pauseGuard.close();
 		this.pauseGuard = (detector != null) ? new PauseGuard(detector, this.client, this.lossHandler)
 				: PauseGuard.NONE;
+	}
+
+	void setDeadlockDetection(DeadlockDetectionSettings settings) {
+		this.deadlocks.setSettings(Objects.requireNonNull(settings, "settings must not be null"));
 	}
 
 	/**

@@ -22,7 +22,8 @@ import org.apache.curator.utils.PathUtils;
  * Encoded text longer than {@value #MAX_PLAIN_LENGTH} characters becomes a
  * readable prefix, {@code #} and the SHA-256 of the key. Because {@code #} is
  * always encoded, segments starting with {@code #} ({@link #NO_KEY},
- * {@link #EMPTY_KEY}) can never be produced by a key.
+ * {@link #EMPTY_KEY}, and {@link #WAITS} beside the lock names) can never be
+ * produced by a key or a name.
  * <p>
  * The segment encoding is static and public, for the Boot layer and the adapters
  * that read lock paths back; the paths of one base path are the engine's.
@@ -38,6 +39,12 @@ public final class LockPaths {
 	 * Segment used for the empty string.
 	 */
 	public static final String EMPTY_KEY = "#empty";
+
+	/**
+	 * Segment under the base path, beside the lock names, where long waits are
+	 * published for deadlock detection.
+	 */
+	public static final String WAITS = "#waits";
 
 	/**
 	 * Longest encoded segment kept as is; longer ones are hashed.
@@ -222,6 +229,13 @@ public final class LockPaths {
 	String pathFor(String name, @Nullable String key) {
 		String keySegment = (key != null) ? encode(key) : NO_KEY;
 		return namePath(name) + "/" + keySegment;
+	}
+
+	/**
+	 * The parent of the published waits, which no lock name can take.
+	 */
+	String waitsPath() {
+		return this.basePath + "/" + WAITS;
 	}
 
 	/**

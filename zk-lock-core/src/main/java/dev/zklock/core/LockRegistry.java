@@ -272,6 +272,25 @@ public final class LockRegistry {
 	}
 
 	/**
+	 * What a thread holds, as a wait-for graph counts it: its entries held or in
+	 * doubt, the keys its acquisition under way took already among them. One entry
+	 * stands for a re-entered key; a READ inside the thread's WRITE is an entry of its
+	 * own. A key kept only for its shortest hold is left out: it ends on its own, so
+	 * it blocks nobody for ever.
+	 * @param thread the thread
+	 * @return its entries, in no particular order
+	 */
+	List<Entry> heldBy(Thread thread) {
+		List<Entry> result = new ArrayList<>();
+		for (Entry entry : this.entries) {
+			if (entry.thread == thread && Entry.OWNED.contains(entry.state) && !entry.isLingering()) {
+				result.add(entry);
+			}
+		}
+		return result;
+	}
+
+	/**
 	 * The tracked entries in the given states.
 	 */
 	List<Entry> entries(Set<LockState> states) {

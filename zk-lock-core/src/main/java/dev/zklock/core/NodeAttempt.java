@@ -1,5 +1,7 @@
 package dev.zklock.core;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -54,6 +56,15 @@ interface NodeAttempt {
 	 * @return whether it waits
 	 */
 	boolean isWatching();
+
+	/**
+	 * The node that stands for this attempt in its key's queue while it waits, for
+	 * a graph of who waits for whom: our own node, or for a local waiter the
+	 * tenure's node it waits behind.
+	 * @return the node's full path; {@code null} once the attempt holds or gave up,
+	 * or while its node is not created yet
+	 */
+	@Nullable String waitingNode();
 
 	/**
 	 * Whether ZooKeeper has answered the attempt's first request (its create).

@@ -13,7 +13,8 @@ import org.apache.zookeeper.data.Stat;
 
 /**
  * The background ZooKeeper calls the attempts share: creating a lock node the way
- * Curator's recipes do, deleting it for sure, and reading a result code.
+ * Curator's recipes do, deleting it for sure, reading a result code, and telling
+ * whether a node belongs to the client's current session.
  */
 final class Nodes {
 
@@ -111,6 +112,32 @@ final class Nodes {
 
 	static KeeperException error(CuratorEvent event) {
 		return KeeperException.create(KeeperException.Code.get(event.getResultCode()), event.getPath());
+	}
+
+	/**
+	 * Whether a node's ephemeral owner is the client's current session: only such a
+	 * node can hold a lock or keep a place in a queue.
+	 * @param client the client
+	 * @param ephemeralOwner the node's owner from its stat, 0 for none
+	 * @return whether it is the current session; false without a session
+	 */
+	static boolean isCurrentSession(CuratorFramework client, long ephemeralOwner) {
+		try {
+			return ephemeralOwner != 0 && ephemeralOwner == client.getZookeeperClient().getZooKeeper().getSessionId();
+		}
+		catch (Exception ex) {
+			// no session to compare with: not ours for sure
+			return false;
+		}
+	}
+
+	/**
+	 * A failure as an {@link Exception}, for futures that complete with one.
+	 * @param ex what a future failed with
+	 * @return the same exception, or an {@link Error} wrapped
+	 */
+	static Exception asException(Throwable ex) {
+		return (ex instanceof Exception exception) ? exception : new IllegalStateException(ex);
 	}
 
 }

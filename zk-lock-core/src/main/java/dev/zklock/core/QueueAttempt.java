@@ -211,6 +211,17 @@ final class QueueAttempt implements NodeAttempt {
 		return this.watching && !this.result.isDone();
 	}
 
+	@Override
+	public @Nullable String waitingNode() {
+		this.lock.lock();
+		try {
+			return (!this.abandoned && !this.result.isDone()) ? this.ourPath : null;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
 	// ---- Join: create our node, with the first read of the queue right behind it
 
 	private void join() {
@@ -446,7 +457,7 @@ final class QueueAttempt implements NodeAttempt {
 			requeue(ourName, "vanished while waiting, with its session or deleted");
 			return;
 		}
-		if (!isCurrentSession(stat.getEphemeralOwner())) {
+		if (!Nodes.isCurrentSession(this.client, stat.getEphemeralOwner())) {
 			// still listed, as the server has not ended the old session yet: not ours, not even our place
 			requeue(ourName, "belongs to an earlier session");
 			return;
@@ -561,7 +572,7 @@ final class QueueAttempt implements NodeAttempt {
 		finally {
 			this.lock.unlock();
 		}
-		if (handOff && stat != null && isCurrentSession(stat.getEphemeralOwner())) {
+		if (handOff && stat != null && Nodes.isCurrentSession(this.client, stat.getEphemeralOwner())) {
 			this.watching = false;
 			logger.trace("Lock node ahead of ours under {} deleted: held without reading the queue again", this.path);
 			held();
@@ -623,9 +634,9 @@ final class QueueAttempt implements NodeAttempt {
 		CompletableFuture<LockNode> node = new CompletableFuture<>();
 		node.whenComplete((held, ex) -> {
 			if (ex != null) {
-				fail(asException(ex));
+				fail(Nodes.asException(ex));
 			}
-			else if (!isCurrentSession(held.session())) {
+			else if (!Nodes.isCurrentSession(this.client, held.session())) {
 				// the session ended between the queue read and now
 				requeue(ZKPaths.getNodeFromPath(nodePath), "belongs to an earlier session");
 			}
@@ -756,19 +767,10 @@ final class QueueAttempt implements NodeAttempt {
 	}
 
 	private boolean isPending() {
-		this.lock.lock();
-		try {
-			return !this.abandoned && !this.result.isDone() && this.ourPath != null;
-		}
-		finally {
-			this.lock.unlock();
-		}
+		return waitingNode() != null;
 	}
 
-	/**
-	 * Whether a node's ephemeral owner is the client's current session: only such a
-	 * node can hold a lock or keep a place in a queue.
-	 */
+	// Whether our node is of the client's current session: only such a node can hold or keep a place in the queue
 	private boolean ourNodeIsOfThisSession() {
 		Stat stat;
 		this.lock.lock();
@@ -778,21 +780,7 @@ final class QueueAttempt implements NodeAttempt {
 		finally {
 			this.lock.unlock();
 		}
-		return stat != null && isCurrentSession(stat.getEphemeralOwner());
-	}
-
-	private boolean isCurrentSession(long ephemeralOwner) {
-		try {
-			return ephemeralOwner != 0 && ephemeralOwner == this.client.getZookeeperClient().getZooKeeper().getSessionId();
-		}
-		catch (Exception ex) {
-			// no session to compare with: not ours for sure
-			return false;
-		}
-	}
-
-	private static Exception asException(Throwable ex) {
-		return (ex instanceof Exception exception) ? exception : new IllegalStateException(ex);
+		return stat != null && Nodes.isCurrentSession(this.client, stat.getEphemeralOwner());
 	}
 
 }

@@ -44,6 +44,13 @@ class KeyEncoderTests {
 	}
 
 	@Test
+	void keepsThePublishedWaitsApartFromEveryLockName() {
+		LockPaths paths = new LockPaths("/locks/");
+		assertThat(paths.waitsPath()).isEqualTo("/locks/" + LockPaths.WAITS);
+		assertThat(paths.namePath(LockPaths.WAITS)).isEqualTo("/locks/%23waits").isNotEqualTo(paths.waitsPath());
+	}
+
+	@Test
 	void encodesUnicodeAsUtf8() {
 		assertThat(LockPaths.encode("é")).isEqualTo("%C3%A9");
 		assertThat(LockPaths.encode("日本")).isEqualTo("%E6%97%A5%E6%9C%AC");
