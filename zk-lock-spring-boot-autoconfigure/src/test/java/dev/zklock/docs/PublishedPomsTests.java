@@ -17,7 +17,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * What users get from Maven Central: {@code zk-lock-bom} lists every published module
  * ({@link SourceTree#PUBLISHED_MODULES}) at the project version, and is itself one of
- * the root's modules.
+ * the root's modules; every published POM has the elements Central requires (name,
+ * description, url, licenses, developers, scm), inherited from the parent or its own;
+ * each published jar names its module ({@code Automatic-Module-Name}); the jars are
+ * reproducible; and the modules that are not published are not deployed.
  */
 class PublishedPomsTests {
 
@@ -39,6 +42,75 @@ class PublishedPomsTests {
 			managed.add(text(dependency, "artifactId"));
 		}
 		assertThat(managed).containsExactlyInAnyOrderElementsOf(SourceTree.PUBLISHED_MODULES);
+	}
+
+	@Test
+	void everyPublishedPomHasWhatCentralRequires() throws Exception {
+		Element root = read(ROOT.resolve("pom.xml"));
+		assertCentralMetadata(root);
+		assertCentralMetadata(read(ROOT.resolve("zk-lock-bom/pom.xml")));
+		// inherited as they are, not suffixed with each module's name
+		assertThat(root.getAttribute("child.project.url.inherit.append.path")).isEqualTo("false");
+		Element scm = child(root, "scm");
+		assertThat(scm).isNotNull();
+		for (String element : List.of("url", "connection", "developerConnection")) {
+			assertThat(scm.getAttribute("child.scm." + element + ".inherit.append.path")).as(element)
+				.isEqualTo("false");
+		}
+		for (String module : SourceTree.PUBLISHED_MODULES) {
+			Element pom = read(ROOT.resolve(module).resolve("pom.xml"));
+			assertThat(text(child(pom, "parent"), "artifactId")).as(module).isEqualTo("zk-lock-parent");
+			assertThat(text(pom, "name")).as(module + " name").isNotBlank();
+			assertThat(text(pom, "description")).as(module + " description").isNotBlank();
+		}
+	}
+
+	@Test
+	void everyPublishedJarNamesItsModuleAndIsReproducible() throws Exception {
+		Element root = read(ROOT.resolve("pom.xml"));
+		assertThat(text(child(root, "properties"), "project.build.outputTimestamp"))
+			.matches("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z");
+		Element jarPlugin = elements(child(child(root, "build"), "plugins"), "plugin").stream()
+			.filter((plugin) -> text(plugin, "artifactId").equals("maven-jar-plugin"))
+			.findFirst()
+			.orElseThrow();
+		Element mainJar = child(child(jarPlugin, "executions"), "execution");
+		assertThat(text(mainJar, "id")).isEqualTo("default-jar");
+		Element manifest = child(child(child(mainJar, "configuration"), "archive"), "manifestEntries");
+		assertThat(text(manifest, "Automatic-Module-Name")).isEqualTo("${zk-lock.module-name}");
+		List<String> names = new ArrayList<>();
+		for (String module : SourceTree.PUBLISHED_MODULES) {
+			String name = text(child(read(ROOT.resolve(module).resolve("pom.xml")), "properties"),
+					"zk-lock.module-name");
+			assertThat(name).as(module).matches("dev\\.zklock\\.[a-z]+");
+			names.add(name);
+		}
+		assertThat(names).contains("dev.zklock.core", "dev.zklock.autoconfigure").doesNotHaveDuplicates();
+	}
+
+	@Test
+	void onlyThePublishedModulesAreDeployed() throws Exception {
+		List<String> modules = children(child(read(ROOT.resolve("pom.xml")), "modules"), "module");
+		assertThat(modules).containsAll(SourceTree.PUBLISHED_MODULES);
+		for (String module : modules) {
+			String skip = text(child(read(ROOT.resolve(module).resolve("pom.xml")), "properties"), "maven.deploy.skip");
+			boolean published = SourceTree.PUBLISHED_MODULES.contains(module) || module.equals("zk-lock-bom");
+			assertThat(skip).as(module + " maven.deploy.skip").isEqualTo(published ? "" : "true");
+		}
+	}
+
+	private static void assertCentralMetadata(Element pom) {
+		assertThat(text(pom, "name")).isNotBlank();
+		assertThat(text(pom, "description")).isNotBlank();
+		assertThat(text(pom, "url")).startsWith("https://");
+		Element license = child(child(pom, "licenses"), "license");
+		assertThat(text(license, "name")).isNotBlank();
+		assertThat(text(license, "url")).startsWith("https://");
+		assertThat(text(child(child(pom, "developers"), "developer"), "name")).isNotBlank();
+		Element scm = child(pom, "scm");
+		assertThat(text(scm, "url")).startsWith("https://");
+		assertThat(text(scm, "connection")).startsWith("scm:git:");
+		assertThat(text(scm, "developerConnection")).startsWith("scm:git:");
 	}
 
 	static Element read(Path pom) throws Exception {
