@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -44,9 +43,6 @@ class DocsApiReferencesTests {
 	private static final List<String> API_PACKAGES = List.of("dev.zklock", "dev.zklock.core", "dev.zklock.annotation",
 			"dev.zklock.autoconfigure", "dev.zklock.testsupport", "dev.zklock.embedded");
 
-	// methods that upgrade notes name because they are gone
-	private static final Set<String> REMOVED = Set.of("InstrumentedLockManager.getDelegate()");
-
 	private static final List<Path> SNIPPETS = List.of(Path.of("src/test/java/dev/zklock/docs"),
 			Path.of("../zk-lock-core/src/test/java/dev/zklock/docs"));
 
@@ -76,7 +72,7 @@ class DocsApiReferencesTests {
 		for (InlineCode code : spans()) {
 			Matcher reference = METHOD_REFERENCE.matcher(code.text());
 			Class<?> type = reference.matches() ? apiType(reference.group(1)) : null;
-			if (type == null || REMOVED.contains(code.text()) || code.page().endsWith("kotlin.md")) {
+			if (type == null || code.page().endsWith("kotlin.md")) {
 				continue;
 			}
 			checked.add(code.text());
