@@ -105,7 +105,9 @@ class FoundSchedulesTests {
 	 * seen at once, but the WRITE's only after the READ's release had failed, 1.2 s
 	 * later, so the WRITE was recorded as held beside another client's READ. The
 	 * holder now watches its outer lock during a nested hold too ({@code HeldLock}).
-	 * Before that, 8 of 8 replays were flagged.
+	 * Before that, 8 of 8 replays were flagged. When the READ went in doubt a moment
+	 * before the WRITE, the WRITE was still unwatched during the READ's release (5 of
+	 * 80 replays flagged): it is watched then too ({@code HeldLock.watchDuring}).
 	 */
 	@RepeatedTest(3)
 	void seedMinus8598076878998350511WriteLostWhileItsNestedReadIsHeld() throws Exception {

@@ -3,6 +3,7 @@ package dev.zklock.schedules;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 
 import org.jspecify.annotations.Nullable;
@@ -126,6 +127,54 @@ final class HeldLock {
 			}
 			// the holder's own work, checking its lock as a careful caller does
 			LockSupport.parkNanos(Math.min(left, POLL_NANOS));
+		}
+	}
+
+	/**
+	 * Run the release of a lock nested in this one while watching this one, as
+	 * {@link #holdUntil(long, HeldLock)} watches it while the nested lock is held. The
+	 * release blocks for as long as ZooKeeper takes to answer, a second or more while
+	 * the connection is down; a loss of this lock in that time is seen when it
+	 * happens, not once the release returns. A nested lock seen lost first would
+	 * otherwise leave this one believed held through its release.
+	 * @param release the nested lock's release, run on the calling thread (a lock is
+	 * released by the thread that holds it)
+	 */
+	void watchDuring(Runnable release) {
+		if (this.trusting) {
+			release.run();
+			return;
+		}
+		AtomicBoolean done = new AtomicBoolean();
+		Thread watcher = new Thread(() -> {
+			while (!done.get() && believes()) {
+				LockSupport.parkNanos(POLL_NANOS);
+			}
+		}, "watch " + this.name + " " + this.keys);
+		watcher.setDaemon(true);
+		watcher.start();
+		try {
+			release.run();
+		}
+		finally {
+			done.set(true);
+			// joined, so that what the watcher saw is this thread's to read from here on
+			joinUninterruptibly(watcher);
+		}
+	}
+
+	private static void joinUninterruptibly(Thread thread) {
+		boolean interrupted = false;
+		while (thread.isAlive()) {
+			try {
+				thread.join();
+			}
+			catch (InterruptedException ex) {
+				interrupted = true;
+			}
+		}
+		if (interrupted) {
+			Thread.currentThread().interrupt();
 		}
 	}
 

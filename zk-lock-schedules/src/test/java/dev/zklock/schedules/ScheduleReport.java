@@ -70,7 +70,16 @@ final class ScheduleReport {
 			.stream()
 			.map((revocation) -> new Line(revocation.start(), "revoke of " + revocation.lockKey() + " until +"
 					+ ms(revocation.end() - origin) + " ms"));
-		return Stream.of(ops, holds, faults, deletions, revocations)
+		// a connection's outages and a process's pauses excuse late loss notices: without them a report cannot be read
+		Stream<Line> outages = history.outages()
+			.stream()
+			.map((outage) -> new Line(outage.start(), "c" + outage.client() + " disconnected until "
+					+ ((outage.end() == Long.MAX_VALUE) ? "its close" : "+" + ms(outage.end() - origin) + " ms")));
+		Stream<Line> pauses = history.pauses()
+			.stream()
+			.map((pause) -> new Line(pause.start(), "c" + pause.client() + " paused until +"
+					+ ms(pause.end() - origin) + " ms"));
+		return Stream.of(ops, holds, faults, deletions, revocations, outages, pauses)
 			.flatMap(Function.identity())
 			.sorted(Comparator.comparingLong(Line::at))
 			.map((line) -> "  +" + ms(line.at() - origin) + " ms " + line.text())

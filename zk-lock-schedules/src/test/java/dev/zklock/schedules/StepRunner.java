@@ -135,7 +135,12 @@ final class StepRunner {
 			nested.record(this.history);
 		}
 		finally {
-			release(id, step, inner);
+			if (step.nesting() == Nesting.DOWNGRADE) {
+				release(id, step, inner);
+			}
+			else {
+				held.watchDuring(() -> release(id, step, inner));
+			}
 		}
 		held.write(this.store);
 		held.record(this.history);
