@@ -2,6 +2,7 @@ package dev.zklock.core;
 
 import org.jspecify.annotations.Nullable;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
@@ -53,8 +54,13 @@ import dev.zklock.core.LockRegistry.Hold;
  * <p>
  * A wait that lasts past the {@link DeadlockDetector}'s mark is marked once
  * ({@link #waitPassed()}): the blocking caller parks until the mark first, the
- * asynchronous timer fires there first. From then on each key it waits for is told
- * to the detector. A wait shorter than the mark, or a single try, never is.
+ * asynchronous timer fires there first. From then on each key it waits for behind
+ * others (its attempt watches a node ahead) is published ({@link PublishedWait}),
+ * and published again when its node changes (a re-queue, a session loss); a
+ * local check on the timer catches both, without a ZooKeeper request. The record
+ * goes when the key is granted or the wait ends in any way. A wait shorter than
+ * the mark, a single try, or an attempt that never waits behind others (a slow
+ * first create) publishes nothing.
  */
 final class Acquisition {
 
@@ -123,8 +129,11 @@ final class Acquisition {
 	// the place of the current attempt's key among the targets
 	private int currentIndex = -1;
 
-	// the attempt last told to the deadlock detector
-	private @Nullable NodeAttempt published;
+	// under the lock: the wait of the key awaited now, once published
+	private @Nullable PublishedWait published;
+
+	// under the lock: the next local check of what is published, past the mark
+	private @Nullable ScheduledFuture<?> publishCheck;
 
 	/**
 	 * A key to lock.
@@ -330,6 +339,7 @@ final class Acquisition {
 					LockPaths.abbreviate(target.key()), this.mode, node.czxid());
 		}
 		this.parts.lossHandler().acquired(entry);
+		endPublished();
 		next();
 	}
 
@@ -420,6 +430,8 @@ final class Acquisition {
 			this.lock.unlock();
 		}
 		List<CompletableFuture<?>> cleanups = new ArrayList<>();
+		// sent first: the record goes in the same session's order as the nodes below
+		cleanups.add(endPublished());
 		if (attempt != null) {
 			attempt.abandon();
 			cleanups.add(attempt.removed());
@@ -450,12 +462,14 @@ final class Acquisition {
 		finally {
 			this.lock.unlock();
 		}
+		CompletableFuture<Void> recordRemoved = endPublished();
 		Throwable cause = LockEngine.unwrap(ex);
 		LockException failure = (cause instanceof LockException lockException) ? lockException
 				: new LockException("Could not acquire lock '" + this.name + "' key '"
 						+ LockPaths.abbreviate(target.key()) + "' in " + describeMode() + " mode at " + target.path()
 						+ ": " + cause + "; " + FailureAdvice.forFailure(cause, this.parts.basePath()), cause);
-		CleanupWait.then(this.parts.reachability(), this.parts.timer(), this.name, List.of(attempt.removed(), this.parts.releases().release(holds)), true,
+		CleanupWait.then(this.parts.reachability(), this.parts.timer(), this.name,
+				List.of(recordRemoved, attempt.removed(), this.parts.releases().release(holds)), true,
 				() -> this.result.completeExceptionally(failure));
 	}
 
@@ -592,35 +606,87 @@ final class Acquisition {
 		publishIfPassed();
 	}
 
-	// Tell the detector of the key awaited now, once, when the wait is past its mark
+	// Publish the key awaited now once it waits behind others past the mark, again when its node changed
 	private void publishIfPassed() {
 		NodeAttempt attempt;
-		Target target;
-		List<Hold> holds;
 		this.lock.lock();
 		try {
 			attempt = this.current;
-			if (!this.passed || this.finished || attempt == null || attempt == this.published
-					|| this.currentIndex != this.taken.size()) {
+			if (!this.passed || this.finished || attempt == null || this.currentIndex != this.taken.size()) {
 				// its key was taken and the next one is not awaited yet: next() tells of that one
 				return;
 			}
-			this.published = attempt;
-			target = this.targets.get(this.currentIndex);
-			holds = List.copyOf(this.taken);
 		}
 		finally {
 			this.lock.unlock();
 		}
 		// outside the lock: the attempt answers under a lock of its own
-		this.parts.deadlocks().waitPassed(new DeadlockDetector.Waiting(this.name, target.key(), target.path(),
-				this.mode, this.permits, attempt.waitingNode(), isLocal(target), this.owner, holds));
+		String node = attempt.isWatching() ? attempt.waitingNode() : null;
+		PublishedWait stale = null;
+		this.lock.lock();
+		try {
+			if (this.finished || attempt != this.current || this.currentIndex != this.taken.size()) {
+				return;
+			}
+			PublishedWait now = this.published;
+			if (node != null && (now == null || !now.standsFor(node))) {
+				stale = now;
+				Target target = this.targets.get(this.currentIndex);
+				long elapsed = System.nanoTime() - this.startNanos;
+				this.published = this.parts.deadlocks().publish(new DeadlockDetector.Waiting(this.name, target.key(),
+						target.path(), this.mode, this.permits, node, isLocal(target), this.owner,
+						List.copyOf(this.taken), Instant.now().minusNanos(elapsed)));
+			}
+			if (this.publishCheck == null) {
+				this.publishCheck = this.parts.timer().schedule(this::checkPublished, checkNanos(),
+						TimeUnit.NANOSECONDS);
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+		if (stale != null) {
+			stale.end();
+		}
+	}
+
+	private void checkPublished() {
+		this.lock.lock();
+		try {
+			this.publishCheck = null;
+		}
+		finally {
+			this.lock.unlock();
+		}
+		publishIfPassed();
+	}
+
+	// As often as the mark, at most each second: a re-queue is published again within that
+	private long checkNanos() {
+		return Math.min(this.markNanos, TimeUnit.SECONDS.toNanos(1));
+	}
+
+	// The key's wait ended (granted, or the acquisition ended): its record goes
+	private CompletableFuture<Void> endPublished() {
+		PublishedWait ended;
+		this.lock.lock();
+		try {
+			ended = this.published;
+			this.published = null;
+		}
+		finally {
+			this.lock.unlock();
+		}
+		return (ended != null) ? ended.end() : CompletableFuture.completedFuture(null);
 	}
 
 	private void finish() {
 		this.finished = true;
 		if (this.timer != null) {
 			this.timer.cancel(false);
+		}
+		if (this.publishCheck != null) {
+			this.publishCheck.cancel(false);
 		}
 	}
 

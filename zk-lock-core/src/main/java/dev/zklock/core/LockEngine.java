@@ -30,7 +30,7 @@ import dev.zklock.core.LockRegistry.Hold;
  * end), {@link HoldTimers} (maxHold, minHold, the revocation watch), the
  * {@link ConnectionLossHandler} and {@link LossAnnouncer} that keep the holds in
  * line with the connection, the {@link ShutdownDrain}, and the
- * {@link DeadlockDetector} that learns of the long waits. No thread waits in
+ * {@link DeadlockDetector} that publishes the long waits. No thread waits in
  * here; callers that block do so on the futures it returns.
  */
 final class LockEngine implements AutoCloseable {
@@ -80,7 +80,7 @@ final class LockEngine implements AutoCloseable {
 
 	private final LocalCohorts cohorts;
 
-	private final DeadlockDetector deadlocks = new DeadlockDetector();
+	private final DeadlockDetector deadlocks;
 
 	private final Acquisition.Parts acquisitionParts;
 
@@ -104,6 +104,7 @@ final class LockEngine implements AutoCloseable {
 		this.holdTimers = new HoldTimers(this.timer, this.releases,
 				new RevocationWatch(client, this.registry, this.timer, this.lossHandler, this.releases));
 		this.shutdown = new ShutdownDrain(this.registry, this.releases, this::shutDownPending);
+		this.deadlocks = new DeadlockDetector(client, this.paths.waitsPath(), this.registry);
 		this.cohorts = new LocalCohorts(client, this.timer, this::ownerData, this::pauseGuard, this.releases, this.losses);
 		this.acquisitionParts = new Acquisition.Parts(this.registry, this.lossHandler, this.reachability, this.timer,
 				this.releases, this::newAttempt, this.paths.basePath(), this.deadlocks);
@@ -362,6 +363,8 @@ final class LockEngine implements AutoCloseable {
 		this.closed = true;
 		// its timer stops below: a wait under way would never time out, nor its lock be kept safe
 		shutDownPending();
+		// the waits ended above deleted their records; any other goes now
+		this.deadlocks.close();
 		this.pauseGuard.close();
 		this.lossHandler.close();
 		this.reachability.close();
