@@ -8,7 +8,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.ZKPaths;
@@ -29,6 +33,15 @@ import dev.zklock.core.LockRegistry.Hold;
  * what its thread holds. Waits shorter than the mark never reach it, so they cost
  * nothing; the acquisition ends its published wait when the wait ends, and
  * {@link #close()} ends those left.
+ * <p>
+ * While any wait is published it runs search rounds on the engine's timer: one as
+ * soon as a record is created (the last record of a cycle sees every other one,
+ * as ZooKeeper applied them before it), then periodically, after {@code after},
+ * doubling up to {@value #MAX_BACKOFF} times {@code after}, from {@code after}
+ * again at each new record. One round at a time, none while ZooKeeper is
+ * unreachable; {@link CycleSearch} reads the snapshot within {@code min(after,
+ * 5 s)}, the {@link WaitForGraph} is built on the timer's thread, and each local
+ * wait found in a cycle is reported at DEBUG, naming the victim.
  */
 final class DeadlockDetector implements AutoCloseable {
 
@@ -37,6 +50,11 @@ final class DeadlockDetector implements AutoCloseable {
 	private static final String HOST = hostName();
 
 	private static final long PID = ProcessHandle.current().pid();
+
+	/** How many times {@code after} the period between rounds grows to. */
+	static final int MAX_BACKOFF = 8;
+
+	private static final long MAX_ROUND_NANOS = TimeUnit.SECONDS.toNanos(5);
 
 	private final CuratorFramework client;
 
@@ -48,19 +66,45 @@ final class DeadlockDetector implements AutoCloseable {
 
 	private final AtomicLong marks = new AtomicLong();
 
-	// the waits published and not ended, for close()
+	// the waits published and not ended: the local waits a round looks for, and what close() ends
 	private final Set<PublishedWait> published = ConcurrentHashMap.newKeySet();
+
+	private final EngineTimer timer;
+
+	private final ZooKeeperReachability reachability;
+
+	private final CycleSearch search;
+
+	private final ReentrantLock lock = new ReentrantLock();
+
+	// under the lock: a round reads or evaluates now
+	private boolean roundInFlight;
+
+	// under the lock: a change came during the round in flight, whose listing may have missed it
+	private boolean roundAgain;
+
+	// under the lock: the next periodic round
+	private @Nullable ScheduledFuture<?> sweep;
+
+	// under the lock: the delay before the next periodic round
+	private long periodNanos;
 
 	/**
 	 * @param client the manager's client, whose session the records share with the
 	 * waits' nodes
 	 * @param waitsPath where the records go, {@code <base-path>/#waits}
 	 * @param registry what each thread holds
+	 * @param timer the engine's timer, which runs the rounds
+	 * @param reachability whether ZooKeeper answers: no round while it does not
 	 */
-	DeadlockDetector(CuratorFramework client, String waitsPath, LockRegistry registry) {
+	DeadlockDetector(CuratorFramework client, String waitsPath, LockRegistry registry, EngineTimer timer,
+			ZooKeeperReachability reachability) {
 		this.client = client;
 		this.waitsPath = waitsPath;
 		this.registry = registry;
+		this.timer = timer;
+		this.reachability = reachability;
+		this.search = new CycleSearch(client, waitsPath);
 	}
 
 	void setSettings(DeadlockDetectionSettings settings) {
@@ -89,7 +133,8 @@ final class DeadlockDetector implements AutoCloseable {
 					+ "engine", waiting.name(), LockPaths.abbreviate(waiting.key()), waiting.mode(), waiting.node(),
 					count);
 		}
-		PublishedWait wait = new PublishedWait(this.client, record(waiting), this.published::remove);
+		PublishedWait wait = new PublishedWait(this.client, record(waiting), this.published::remove,
+				this::searchSoon);
 		this.published.add(wait);
 		wait.publish(this.waitsPath);
 		return wait;
@@ -134,13 +179,133 @@ final class DeadlockDetector implements AutoCloseable {
 		}
 	}
 
+	// A record was created: a round now, and the periodic ones from `after` again
+	private void searchSoon() {
+		this.lock.lock();
+		try {
+			this.periodNanos = afterNanos();
+		}
+		finally {
+			this.lock.unlock();
+		}
+		onTimer(this::round);
+	}
+
+	private long afterNanos() {
+		return LockEngine.cappedNanos(this.settings.after());
+	}
+
+	private void round() {
+		this.lock.lock();
+		try {
+			if (this.published.isEmpty()) {
+				return;
+			}
+			if (this.roundInFlight) {
+				this.roundAgain = true;
+				return;
+			}
+			this.roundInFlight = true;
+			if (this.sweep != null) {
+				// this round stands for the periodic one
+				this.sweep.cancel(false);
+				this.sweep = null;
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+		if (this.reachability.isUnreachable()) {
+			roundDone();
+			return;
+		}
+		this.search.read(this.timer, Math.min(afterNanos(), MAX_ROUND_NANOS)).whenCompleteAsync((snapshot, ex) -> {
+			try {
+				// a failed read was logged by the search; the next round reads again
+				if (ex == null) {
+					evaluate(snapshot);
+				}
+			}
+			finally {
+				roundDone();
+			}
+		}, this::onTimer);
+	}
+
+	private void roundDone() {
+		boolean again;
+		this.lock.lock();
+		try {
+			this.roundInFlight = false;
+			again = this.roundAgain;
+			this.roundAgain = false;
+			if (!again && !this.published.isEmpty()) {
+				this.sweep = this.timer.schedule(this::round, this.periodNanos, TimeUnit.NANOSECONDS);
+				this.periodNanos = Math.min(this.periodNanos * 2, afterNanos() * MAX_BACKOFF);
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+		if (again) {
+			onTimer(this::round);
+		}
+	}
+
+	// On the timer's thread: the graph is never built on Curator's event thread
+	private void onTimer(Runnable task) {
+		try {
+			this.timer.execute(task);
+		}
+		catch (RejectedExecutionException ex) {
+			// the engine closed: its waits ended, nothing is left to search for
+		}
+	}
+
+	// Every local wait of the snapshot that is in a cycle is reported; no wait is ended (yet)
+	private void evaluate(CycleSearch.Snapshot snapshot) {
+		WaitForGraph graph = WaitForGraph.of(snapshot.waits(), snapshot.queues());
+		Instant detectedAt = Instant.now();
+		for (PublishedWait wait : this.published) {
+			String path = wait.path();
+			if (path != null) {
+				graph.cycleOf(path).ifPresent((cycle) -> report(wait.record(), path, graph, cycle, detectedAt));
+			}
+		}
+	}
+
+	private static void report(WaitRecord record, String path, WaitForGraph graph, WaitForGraph.Cycle cycle,
+			Instant detectedAt) {
+		if (!logger.isDebugEnabled()) {
+			return;
+		}
+		Party victim = cycle.victim().record().party();
+		String role = cycle.victim().path().equals(path) ? "its victim, as the newest wait"
+				: "a member; its victim is the wait of thread '" + victim.thread() + "' (session 0x"
+						+ Long.toHexString(victim.session()) + ")";
+		logger.debug("Deadlock found on lock '{}' key '{}' ({}): the wait of thread '{}' (session 0x{}) is {}, in a "
+				+ "cycle of {} waits:\n{}", record.waitsFor().name(), LockPaths.abbreviate(record.waitsFor().key()),
+				record.waitsFor().mode(), record.party().thread(), Long.toHexString(record.party().session()), role,
+				cycle.members().size(), graph.report(cycle, detectedAt).describe());
+	}
+
 	/**
-	 * End the waits still published: the engine closes.
+	 * End the waits still published, and the rounds: the engine closes.
 	 */
 	@Override
 	public void close() {
 		for (PublishedWait wait : List.copyOf(this.published)) {
 			wait.end();
+		}
+		this.lock.lock();
+		try {
+			if (this.sweep != null) {
+				this.sweep.cancel(false);
+				this.sweep = null;
+			}
+		}
+		finally {
+			this.lock.unlock();
 		}
 	}
 

@@ -104,7 +104,8 @@ final class LockEngine implements AutoCloseable {
 		this.holdTimers = new HoldTimers(this.timer, this.releases,
 				new RevocationWatch(client, this.registry, this.timer, this.lossHandler, this.releases));
 		this.shutdown = new ShutdownDrain(this.registry, this.releases, this::shutDownPending);
-		this.deadlocks = new DeadlockDetector(client, this.paths.waitsPath(), this.registry);
+		this.deadlocks = new DeadlockDetector(client, this.paths.waitsPath(), this.registry, this.timer,
+				this.reachability);
 		this.cohorts = new LocalCohorts(client, this.timer, this::ownerData, this::pauseGuard, this.releases, this.losses);
 		this.acquisitionParts = new Acquisition.Parts(this.registry, this.lossHandler, this.reachability, this.timer,
 				this.releases, this::newAttempt, this.paths.basePath(), this.deadlocks);

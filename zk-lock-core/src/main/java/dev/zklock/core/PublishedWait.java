@@ -32,6 +32,8 @@ final class PublishedWait {
 
 	private final Consumer<PublishedWait> onEnd;
 
+	private final Runnable onCreated;
+
 	private final ReentrantLock lock = new ReentrantLock();
 
 	// under the lock: the record node's path once created
@@ -50,11 +52,13 @@ final class PublishedWait {
 	 * @param client the manager's client
 	 * @param record what is published
 	 * @param onEnd told once the wait ends, so that its detector forgets it
+	 * @param onCreated told once the record exists, so that its detector searches
 	 */
-	PublishedWait(CuratorFramework client, WaitRecord record, Consumer<PublishedWait> onEnd) {
+	PublishedWait(CuratorFramework client, WaitRecord record, Consumer<PublishedWait> onEnd, Runnable onCreated) {
 		this.client = client;
 		this.record = record;
 		this.onEnd = onEnd;
+		this.onCreated = onCreated;
 	}
 
 	/**
@@ -94,10 +98,11 @@ final class PublishedWait {
 		if (endedMeanwhile) {
 			deleteRecord(event.getName());
 		}
-		else if (logger.isDebugEnabled()) {
+		else {
 			logger.debug("Lock '{}' key '{}' ({}): wait published at {}", this.record.waitsFor().name(),
 					LockPaths.abbreviate(this.record.waitsFor().key()), this.record.waitsFor().mode(),
 					event.getName());
+			this.onCreated.run();
 		}
 	}
 
@@ -109,6 +114,24 @@ final class PublishedWait {
 	 */
 	boolean standsFor(String nodePath) {
 		return !this.failed && this.record.nodePath().equals(nodePath);
+	}
+
+	/**
+	 * The record node's path.
+	 * @return the path, {@code null} while its create is unanswered or failed
+	 */
+	@Nullable String path() {
+		this.lock.lock();
+		try {
+			return this.path;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	WaitRecord record() {
+		return this.record;
 	}
 
 	/**
