@@ -14,6 +14,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.zklock.LockDeadlockException;
 import dev.zklock.LockException;
 import dev.zklock.annotation.LockMode;
 import dev.zklock.core.LockRegistry.Hold;
@@ -412,7 +413,17 @@ final class Acquisition {
 				+ "ended the wait and removed its node. Run the call again on an instance that is not stopping"), true);
 	}
 
-	// Timeout, cancellation, shutdown or a key found taken by a single try; null completes with "not acquired".
+	/**
+	 * End the wait as the victim of a deadlock, as {@link #shutDown()} does: its
+	 * nodes are deleted and the result then fails with the exception.
+	 * @param failure the exception, with the report
+	 * @return whether it was still pending; {@code false} once granted or ended
+	 */
+	boolean deadlocked(LockDeadlockException failure) {
+		return giveUp(failure, true);
+	}
+
+	// Timeout, cancellation, shutdown, a deadlock's verdict or a key found taken by a single try; null completes with "not acquired".
 	// Without waitForCleanup, the caller is answered at once and the nodes go in the background
 	private boolean giveUp(@Nullable Exception failure, boolean waitForCleanup) {
 		List<Hold> holds;
@@ -635,7 +646,7 @@ final class Acquisition {
 				long elapsed = System.nanoTime() - this.startNanos;
 				this.published = this.parts.deadlocks().publish(new DeadlockDetector.Waiting(this.name, target.key(),
 						target.path(), this.mode, this.permits, node, isLocal(target), this.owner,
-						List.copyOf(this.taken), Instant.now().minusNanos(elapsed)));
+						List.copyOf(this.taken), Instant.now().minusNanos(elapsed)), this::deadlocked);
 			}
 			if (this.publishCheck == null) {
 				this.publishCheck = this.parts.timer().schedule(this::checkPublished, checkNanos(),

@@ -21,6 +21,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.zklock.LockDeadlock;
 import dev.zklock.LockException;
 import dev.zklock.LockInfo;
 import dev.zklock.LockLossListener;
@@ -221,6 +222,15 @@ public final class AsyncLockManager implements AutoCloseable {
 	 */
 	public void setLocalHandoffLimits(int maxPasses, Duration maxTime) {
 		this.engine.cohorts().setLimits(maxPasses, maxTime);
+	}
+
+	/**
+	 * The last deadlocks the engine ended, newest first, as
+	 * {@link CuratorLockManager#getDeadlocks()}.
+	 * @return the deadlocks
+	 */
+	public List<LockDeadlock> getDeadlocks() {
+		return this.engine.deadlockAnnouncer().history();
 	}
 
 	/**

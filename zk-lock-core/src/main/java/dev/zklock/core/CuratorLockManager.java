@@ -20,6 +20,8 @@ import org.apache.curator.CuratorZookeeperClient;
 import org.apache.curator.framework.CuratorFramework;
 
 import dev.zklock.LockContextHolder;
+import dev.zklock.LockDeadlock;
+import dev.zklock.LockDeadlockListener;
 import dev.zklock.LockException;
 import dev.zklock.LockHandle;
 import dev.zklock.LockLossListener;
@@ -175,6 +177,24 @@ public final class CuratorLockManager implements LockManager, AutoCloseable {
 	 */
 	public void addLockLossListener(LockLossListener listener) {
 		this.engine.losses().addListener(Objects.requireNonNull(listener, "listener must not be null"));
+	}
+
+	/**
+	 * Add a listener told about every deadlock this manager and its asynchronous
+	 * views ended by failing one of their waits.
+	 * @param listener the listener
+	 */
+	public void addLockDeadlockListener(LockDeadlockListener listener) {
+		this.engine.deadlockAnnouncer().addListener(Objects.requireNonNull(listener, "listener must not be null"));
+	}
+
+	/**
+	 * The last deadlocks this manager and its asynchronous views ended, newest first,
+	 * as many as {@link DeadlockDetectionSettings#history()}.
+	 * @return the deadlocks
+	 */
+	public List<LockDeadlock> getDeadlocks() {
+		return this.engine.deadlockAnnouncer().history();
 	}
 
 	/**

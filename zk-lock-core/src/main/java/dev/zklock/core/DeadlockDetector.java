@@ -3,6 +3,7 @@ package dev.zklock.core;
 import java.net.InetAddress;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,15 +14,21 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Predicate;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.CuratorEvent;
+import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.KeeperException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.zklock.LockDeadlock;
 import dev.zklock.LockDeadlock.LockRef;
 import dev.zklock.LockDeadlock.Party;
+import dev.zklock.LockDeadlockException;
 import dev.zklock.annotation.LockMode;
 import dev.zklock.core.LockRegistry.Hold;
 
@@ -42,6 +49,15 @@ import dev.zklock.core.LockRegistry.Hold;
  * unreachable; {@link CycleSearch} reads the snapshot within {@code min(after,
  * 5 s)}, the {@link WaitForGraph} is built on the timer's thread, and each local
  * wait found in a cycle is reported at DEBUG, naming the victim.
+ * <p>
+ * The verdict: a local wait that is its cycle's victim (the newest record) sends
+ * one {@code multi} that checks every record and node of the cycle and deletes its
+ * own record. Committed, the cycle stood at that zxid and nobody of it was judged
+ * before (a victim's record goes in its own transaction), so at most one wait of a
+ * cycle fails: {@link Acquisition#deadlocked} ends it with a
+ * {@link LockDeadlockException}, and the {@link DeadlockAnnouncer} tells of it. A
+ * member that is not the victim nudges the victim's record once (writes its data
+ * back), which wakes the victim's instance into a round.
  */
 final class DeadlockDetector implements AutoCloseable {
 
@@ -75,6 +91,11 @@ final class DeadlockDetector implements AutoCloseable {
 
 	private final CycleSearch search;
 
+	private final DeadlockAnnouncer announcer;
+
+	// the victims of other instances nudged, each once while its record stands
+	private final Set<String> nudged = ConcurrentHashMap.newKeySet();
+
 	private final ReentrantLock lock = new ReentrantLock();
 
 	// under the lock: a round reads or evaluates now
@@ -96,15 +117,17 @@ final class DeadlockDetector implements AutoCloseable {
 	 * @param registry what each thread holds
 	 * @param timer the engine's timer, which runs the rounds
 	 * @param reachability whether ZooKeeper answers: no round while it does not
+	 * @param announcer tells of the deadlocks ended here
 	 */
 	DeadlockDetector(CuratorFramework client, String waitsPath, LockRegistry registry, EngineTimer timer,
-			ZooKeeperReachability reachability) {
+			ZooKeeperReachability reachability, DeadlockAnnouncer announcer) {
 		this.client = client;
 		this.waitsPath = waitsPath;
 		this.registry = registry;
 		this.timer = timer;
 		this.reachability = reachability;
 		this.search = new CycleSearch(client, waitsPath);
+		this.announcer = announcer;
 	}
 
 	void setSettings(DeadlockDetectionSettings settings) {
@@ -124,9 +147,11 @@ final class DeadlockDetector implements AutoCloseable {
 	 * A key is waited for behind others past the mark: publish it.
 	 * @param waiting what is waited for, with which node, and what the acquisition
 	 * took already
+	 * @param victim ends the wait when a verdict chose it, telling whether it was
+	 * still pending
 	 * @return the published wait, its create sent; the caller ends it
 	 */
-	PublishedWait publish(Waiting waiting) {
+	PublishedWait publish(Waiting waiting, Predicate<LockDeadlockException> victim) {
 		long count = this.marks.incrementAndGet();
 		if (logger.isDebugEnabled()) {
 			logger.debug("Lock '{}' key '{}' ({}) waited past the deadlock detection mark, node {}; mark {} of this "
@@ -134,7 +159,7 @@ final class DeadlockDetector implements AutoCloseable {
 					count);
 		}
 		PublishedWait wait = new PublishedWait(this.client, record(waiting), this.published::remove,
-				this::searchSoon);
+				this::searchSoon, victim);
 		this.published.add(wait);
 		wait.publish(this.waitsPath);
 		return wait;
@@ -266,16 +291,84 @@ final class DeadlockDetector implements AutoCloseable {
 	private void evaluate(CycleSearch.Snapshot snapshot) {
 		WaitForGraph graph = WaitForGraph.of(snapshot.waits(), snapshot.queues());
 		Instant detectedAt = Instant.now();
+		Set<String> local = new HashSet<>();
+		this.published.forEach((wait) -> local.add(wait.path()));
 		for (PublishedWait wait : this.published) {
 			String path = wait.path();
-			if (path != null) {
-				graph.cycleOf(path).ifPresent((cycle) -> report(wait.record(), path, graph, cycle, detectedAt));
+			if (path == null) {
+				continue;
 			}
+			graph.cycleOf(path).ifPresent((cycle) -> {
+				LockDeadlock deadlock = graph.report(cycle, detectedAt);
+				report(wait.record(), path, cycle, deadlock);
+				if (cycle.victim().path().equals(path)) {
+					judge(wait, path, graph.checks(cycle), deadlock);
+				}
+				else if (!local.contains(cycle.victim().path())) {
+					nudge(cycle.victim());
+				}
+			});
+		}
+		this.nudged.retainAll(snapshot.waits().stream().map(WaitForGraph.Wait::path).toList());
+	}
+
+	// The verdict: one transaction that re-checks the cycle and deletes this wait's record
+	private void judge(PublishedWait wait, String path, List<String> checks, LockDeadlock deadlock) {
+		if (!wait.startVerdict()) {
+			return;
+		}
+		List<CuratorOp> operations = new ArrayList<>(checks.size() + 1);
+		try {
+			for (String checked : checks) {
+				operations.add(this.client.transactionOp().check().forPath(checked));
+			}
+			operations.add(this.client.transactionOp().delete().forPath(path));
+			this.client.transaction()
+				.inBackground((c, event) -> onTimer(() -> judged(wait, deadlock, event)))
+				.forOperations(operations);
+		}
+		catch (Exception ex) {
+			wait.verdictFailed(false);
+			logger.debug("Lock '{}' key '{}': the deadlock verdict could not be sent", deadlock.victimWaitsFor().name(),
+					LockPaths.abbreviate(deadlock.victimWaitsFor().key()), ex);
 		}
 	}
 
-	private static void report(WaitRecord record, String path, WaitForGraph graph, WaitForGraph.Cycle cycle,
-			Instant detectedAt) {
+	private void judged(PublishedWait wait, LockDeadlock deadlock, CuratorEvent event) {
+		LockRef waitsFor = deadlock.victimWaitsFor();
+		if (!Nodes.isOk(event)) {
+			KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
+			// a check failed: the cycle changed, the next round looks again; a lost answer may hide a commit
+			wait.verdictFailed(code == KeeperException.Code.CONNECTIONLOSS
+					|| code == KeeperException.Code.SESSIONEXPIRED || code == KeeperException.Code.OPERATIONTIMEOUT);
+			logger.debug("Lock '{}' key '{}': the deadlock verdict did not commit ({}); the wait goes on",
+					waitsFor.name(), LockPaths.abbreviate(waitsFor.key()), code);
+			return;
+		}
+		if (wait.deadlocked(new LockDeadlockException(deadlock))) {
+			this.announcer.announce(deadlock);
+		}
+		else {
+			logger.debug("Lock '{}' key '{}': the deadlock's victim was granted or ended meanwhile; its record is "
+					+ "gone and the others go on", waitsFor.name(), LockPaths.abbreviate(waitsFor.key()));
+		}
+	}
+
+	// Another instance's wait is the victim: wake it, once, with its own data written back
+	private void nudge(WaitForGraph.Wait victim) {
+		if (!this.nudged.add(victim.path())) {
+			return;
+		}
+		try {
+			this.client.setData().inBackground().forPath(victim.path(), victim.record().encode());
+		}
+		catch (Exception ex) {
+			// its own periodic rounds find the cycle too
+			logger.debug("Could not nudge the deadlock victim {}", victim.path(), ex);
+		}
+	}
+
+	private static void report(WaitRecord record, String path, WaitForGraph.Cycle cycle, LockDeadlock deadlock) {
 		if (!logger.isDebugEnabled()) {
 			return;
 		}
@@ -286,7 +379,7 @@ final class DeadlockDetector implements AutoCloseable {
 		logger.debug("Deadlock found on lock '{}' key '{}' ({}): the wait of thread '{}' (session 0x{}) is {}, in a "
 				+ "cycle of {} waits:\n{}", record.waitsFor().name(), LockPaths.abbreviate(record.waitsFor().key()),
 				record.waitsFor().mode(), record.party().thread(), Long.toHexString(record.party().session()), role,
-				cycle.members().size(), graph.report(cycle, detectedAt).describe());
+				cycle.members().size(), deadlock.describe());
 	}
 
 	/**

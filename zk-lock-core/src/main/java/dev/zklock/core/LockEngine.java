@@ -82,6 +82,8 @@ final class LockEngine implements AutoCloseable {
 
 	private final DeadlockDetector deadlocks;
 
+	private final DeadlockAnnouncer deadlockAnnouncer = new DeadlockAnnouncer();
+
 	private final Acquisition.Parts acquisitionParts;
 
 	LockEngine(CuratorFramework client, String basePath, Duration defaultTimeout) {
@@ -105,7 +107,7 @@ final class LockEngine implements AutoCloseable {
 				new RevocationWatch(client, this.registry, this.timer, this.lossHandler, this.releases));
 		this.shutdown = new ShutdownDrain(this.registry, this.releases, this::shutDownPending);
 		this.deadlocks = new DeadlockDetector(client, this.paths.waitsPath(), this.registry, this.timer,
-				this.reachability);
+				this.reachability, this.deadlockAnnouncer);
 		this.cohorts = new LocalCohorts(client, this.timer, this::ownerData, this::pauseGuard, this.releases, this.losses);
 		this.acquisitionParts = new Acquisition.Parts(this.registry, this.lossHandler, this.reachability, this.timer,
 				this.releases, this::newAttempt, this.paths.basePath(), this.deadlocks);
@@ -186,6 +188,11 @@ final class LockEngine implements AutoCloseable {
 
 	void setDeadlockDetection(DeadlockDetectionSettings settings) {
 		this.deadlocks.setSettings(Objects.requireNonNull(settings, "settings must not be null"));
+		this.deadlockAnnouncer.setLimit(settings.history());
+	}
+
+	DeadlockAnnouncer deadlockAnnouncer() {
+		return this.deadlockAnnouncer;
 	}
 
 	/**

@@ -3,14 +3,19 @@ package dev.zklock.core;
 import org.jspecify.annotations.Nullable;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.Watcher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import dev.zklock.LockDeadlockException;
 
 /**
  * One wait published for deadlock detection: the ephemeral sequential record node
@@ -21,6 +26,9 @@ import org.slf4j.LoggerFactory;
  * <p>
  * {@link #end()} may come before the create is answered: the node is then deleted
  * from the create's callback, as {@link QueueAttempt} does with an abandoned node.
+ * Once created, a watch on the record tells its detector of a nudge (another
+ * instance found this wait the victim of a cycle); {@link #deadlocked} ends the
+ * wait once a verdict committed.
  */
 final class PublishedWait {
 
@@ -32,15 +40,20 @@ final class PublishedWait {
 
 	private final Consumer<PublishedWait> onEnd;
 
-	private final Runnable onCreated;
+	private final Runnable onChange;
+
+	private final Predicate<LockDeadlockException> victim;
+
+	// a verdict on this wait is under way or committed
+	private final AtomicBoolean judged = new AtomicBoolean();
 
 	private final ReentrantLock lock = new ReentrantLock();
 
 	// under the lock: the record node's path once created
 	private @Nullable String path;
 
-	// under the lock
-	private boolean ended;
+	// written under the lock; read without it by the record's watch
+	private volatile boolean ended;
 
 	// the create failed: the wait is not published, the acquisition publishes it again
 	private volatile boolean failed;
@@ -52,13 +65,18 @@ final class PublishedWait {
 	 * @param client the manager's client
 	 * @param record what is published
 	 * @param onEnd told once the wait ends, so that its detector forgets it
-	 * @param onCreated told once the record exists, so that its detector searches
+	 * @param onChange told once the record exists, and at each nudge, so that its
+	 * detector searches
+	 * @param victim ends the wait with the exception, telling whether it was still
+	 * pending
 	 */
-	PublishedWait(CuratorFramework client, WaitRecord record, Consumer<PublishedWait> onEnd, Runnable onCreated) {
+	PublishedWait(CuratorFramework client, WaitRecord record, Consumer<PublishedWait> onEnd, Runnable onChange,
+			Predicate<LockDeadlockException> victim) {
 		this.client = client;
 		this.record = record;
 		this.onEnd = onEnd;
-		this.onCreated = onCreated;
+		this.onChange = onChange;
+		this.victim = victim;
 	}
 
 	/**
@@ -102,8 +120,60 @@ final class PublishedWait {
 			logger.debug("Lock '{}' key '{}' ({}): wait published at {}", this.record.waitsFor().name(),
 					LockPaths.abbreviate(this.record.waitsFor().key()), this.record.waitsFor().mode(),
 					event.getName());
-			this.onCreated.run();
+			watch(event.getName());
+			this.onChange.run();
 		}
+	}
+
+	// A nudge writes the record's data: search at once, and watch for the next one
+	private void watch(String created) {
+		try {
+			this.client.getData().usingWatcher((Watcher) (event) -> {
+				if (event.getType() == Watcher.Event.EventType.NodeDataChanged && !isEnded()) {
+					watch(created);
+					this.onChange.run();
+				}
+			}).inBackground().forPath(created);
+		}
+		catch (Exception ex) {
+			// the periodic rounds find the cycle without the nudge
+			logger.debug("Lock '{}' key '{}': no watch on wait record {}", this.record.waitsFor().name(),
+					LockPaths.abbreviate(this.record.waitsFor().key()), created, ex);
+		}
+	}
+
+	private boolean isEnded() {
+		return this.ended;
+	}
+
+	/**
+	 * Claim the one verdict on this wait.
+	 * @return whether none was under way or committed
+	 */
+	boolean startVerdict() {
+		return this.judged.compareAndSet(false, true);
+	}
+
+	/**
+	 * The verdict did not commit.
+	 * @param recordMaybeGone whether its outcome is unknown (a connection loss): the
+	 * record may be gone, so the wait is published again
+	 */
+	void verdictFailed(boolean recordMaybeGone) {
+		if (recordMaybeGone) {
+			this.failed = true;
+		}
+		this.judged.set(false);
+	}
+
+	/**
+	 * The verdict committed: end the wait with the exception.
+	 * @param failure the exception, with the report
+	 * @return whether the wait was still pending; {@code false} when it was granted
+	 * or ended meanwhile
+	 */
+	boolean deadlocked(LockDeadlockException failure) {
+		return this.victim.test(failure);
 	}
 
 	/**

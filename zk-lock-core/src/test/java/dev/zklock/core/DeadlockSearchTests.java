@@ -2,7 +2,6 @@ package dev.zklock.core;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -12,7 +11,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -25,20 +23,21 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 
+import dev.zklock.LockDeadlockException;
 import dev.zklock.LockHandle;
 import dev.zklock.LockManager;
 import dev.zklock.LockRequest;
-import dev.zklock.annotation.LockMode;
+import dev.zklock.core.LockRing.Crossing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
  * The search for cycles (#42, step 5): once the waits of a cycle are published,
- * each member's instance finds the cycle within {@code after} and a round, and
- * names the same victim, the newest wait; a chain or waits in one global order
- * are no cycle. No wait is ended yet: the members time out as before. The
- * {@link DeadlockDetector} reports at DEBUG, which is how these tests see it.
+ * each member's instance finds the cycle and names the same victim, the one that
+ * then fails ({@link DeadlockTests} times it); a chain or waits in one global
+ * order are no cycle. The {@link DeadlockDetector} reports at DEBUG, which is how
+ * these tests see it.
  */
 class DeadlockSearchTests extends AbstractZooKeeperTests {
 
@@ -46,8 +45,8 @@ class DeadlockSearchTests extends AbstractZooKeeperTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(30);
 
-	// the inner waits of a cycle end by timeout, long after it is found
-	private static final Duration INNER_TIMEOUT = Duration.ofSeconds(4);
+	// far beyond detection: the cycle is ended by its victim, not by a timeout
+	private static final Duration INNER_TIMEOUT = Duration.ofSeconds(8);
 
 	private final ListAppender<ILoggingEvent> log = new ListAppender<>();
 
@@ -56,26 +55,6 @@ class DeadlockSearchTests extends AbstractZooKeeperTests {
 	private Level levelBefore;
 
 	private final ExecutorService threads = Executors.newCachedThreadPool();
-
-	/** The pairs of a two-wait cycle. */
-	enum Crossing {
-
-		MUTEX(LockMode.MUTEX, false, LockMode.MUTEX), WRITE(LockMode.WRITE, false, LockMode.WRITE),
-		READ_IN_WRITE(LockMode.WRITE, true, LockMode.WRITE);
-
-		private final LockMode outer;
-
-		private final boolean readInside;
-
-		private final LockMode inner;
-
-		Crossing(LockMode outer, boolean readInside, LockMode inner) {
-			this.outer = outer;
-			this.readInside = readInside;
-			this.inner = inner;
-		}
-
-	}
 
 	@BeforeEach
 	void captureReports() {
@@ -94,47 +73,35 @@ class DeadlockSearchTests extends AbstractZooKeeperTests {
 	}
 
 	@Test
-	void twoThreadsOfOneManagerInOppositeOrdersAreFoundWithTheNewestWaitAsVictim() throws Exception {
-		Crossed crossed = new Crossed(this.manager, this.manager, Crossing.MUTEX);
-		long formed = crossed.awaitBothWaiting();
-		await().atMost(AFTER.plusSeconds(1)).until(() -> !victimReports().isEmpty());
-		assertThat(Duration.ofNanos(System.nanoTime() - formed)).isLessThanOrEqualTo(AFTER.plusSeconds(1));
-		String newest = newestRecordThread(client);
-		assertThat(victimReports()).allSatisfy((report) -> assertThat(report)
-			.contains(": the wait of thread '" + newest + "' (session")
-			.contains("thread 'first' waits for 'y' key 'k' (MUTEX)")
-			.contains("thread 'second' waits for 'x' key 'k' (MUTEX)"));
-		await().atMost(WAIT).until(() -> !memberReports().isEmpty());
+	void twoThreadsOfOneManagerReportTheSameVictimAsTheOneThatFails() throws Exception {
+		LockRing ring = new LockRing(List.of(this.manager, this.manager), List.of("x", "y"), Crossing.MUTEX,
+				INNER_TIMEOUT);
+		ring.awaitFormed();
+		String victim = victimOf(ring.outcomes());
+		assertThat(victimReports()).isNotEmpty().allSatisfy((report) -> assertThat(report)
+			.contains(": the wait of thread '" + victim + "' (session")
+			.contains("thread 'holds-x' waits for 'y' key 'k' (MUTEX)")
+			.contains("thread 'holds-y' waits for 'x' key 'k' (MUTEX)"));
 		assertThat(memberReports()).allSatisfy((report) -> assertThat(report)
-			.doesNotContain(": the wait of thread '" + newest + "' (session")
-			.contains("its victim is the wait of thread '" + newest + "'"));
-		// no verdict yet: the inner waits run out; the first to do so lets the other in, maybe before its deadline
-		assertThat(crossed.innerResults()).contains(false);
+			.doesNotContain(": the wait of thread '" + victim + "' (session")
+			.contains("its victim is the wait of thread '" + victim + "'"));
 		assertThat(ephemeralNodes()).isEmpty();
 	}
 
 	@ParameterizedTest
 	@EnumSource(Crossing.class)
-	void twoInstancesCrossingAreFoundByBothWithOneVictim(Crossing crossing) throws Exception {
+	void twoInstancesCrossingReportTheSameVictimOnBoth(Crossing crossing) throws Exception {
 		try (CuratorFramework otherClient = ZooKeeperTestSupport.startClient(server.getConnectString());
 				CuratorLockManager other = new CuratorLockManager(otherClient, this.basePath, WAIT)) {
 			other.setDeadlockDetection(new DeadlockDetectionSettings(true, AFTER, 10, "orders"));
-			Crossed crossed = new Crossed(this.manager, other, crossing);
-			long formed = crossed.awaitBothWaiting();
-			// each instance reports its own wait: one as the victim, the other as a member
-			await().atMost(AFTER.plusSeconds(1)).until(() -> !victimReports().isEmpty() && !memberReports().isEmpty());
-			assertThat(Duration.ofNanos(System.nanoTime() - formed)).isLessThanOrEqualTo(AFTER.plusSeconds(1));
-			String newest = newestRecordThread(client);
-			assertThat(victimReports()).allSatisfy((report) -> assertThat(report)
-				.contains(": the wait of thread '" + newest + "' (session"));
+			LockRing ring = new LockRing(List.of(this.manager, other), List.of("x", "y"), crossing, INNER_TIMEOUT);
+			ring.awaitFormed();
+			String victim = victimOf(ring.outcomes());
+			// each instance reports its own wait: the victim's as the victim, the other's naming the same victim
+			assertThat(victimReports()).isNotEmpty().allSatisfy((report) -> assertThat(report)
+				.contains(": the wait of thread '" + victim + "' (session"));
 			assertThat(memberReports()).allSatisfy((report) -> assertThat(report)
-				.contains("its victim is the wait of thread '" + newest + "'"));
-			long sessionA = client.getZookeeperClient().getZooKeeper().getSessionId();
-			long sessionB = otherClient.getZookeeperClient().getZooKeeper().getSessionId();
-			// two instances of one JVM: the report tells them apart by session
-			assertThat(victimReports().get(0)).contains("session 0x" + Long.toHexString(sessionA))
-				.contains("session 0x" + Long.toHexString(sessionB));
-			assertThat(crossed.innerResults()).contains(false);
+				.contains("its victim is the wait of thread '" + victim + "'"));
 		}
 		assertThat(ephemeralNodes()).isEmpty();
 	}
@@ -213,18 +180,11 @@ class DeadlockSearchTests extends AbstractZooKeeperTests {
 		}
 	}
 
-	// The thread named in the newest record under #waits: the victim every member must agree on
-	private String newestRecordThread(CuratorFramework reader) throws Exception {
-		String waits = this.basePath + "/" + LockPaths.WAITS;
-		List<WaitForGraph.Wait> records = new ArrayList<>();
-		for (String child : reader.getChildren().forPath(waits)) {
-			Stat stat = new Stat();
-			byte[] data = reader.getData().storingStatIn(stat).forPath(waits + "/" + child);
-			records.add(new WaitForGraph.Wait(child, stat.getCzxid(), WaitRecord.decode(data)));
-		}
-		assertThat(records).hasSize(2);
-		return records.stream().max(Comparator.comparingLong(WaitForGraph.Wait::zxid)).orElseThrow()
-			.record().party().thread();
+	// The thread whose inner wait failed as the victim; every other one was granted
+	private static String victimOf(List<LockRing.Outcome> outcomes) {
+		assertThat(outcomes).filteredOn((outcome) -> outcome.failure() != null).singleElement()
+			.satisfies((outcome) -> assertThat(outcome.failure()).isInstanceOf(LockDeadlockException.class));
+		return outcomes.stream().filter((outcome) -> outcome.failure() != null).findFirst().orElseThrow().thread();
 	}
 
 	private long marks() {
@@ -246,60 +206,6 @@ class DeadlockSearchTests extends AbstractZooKeeperTests {
 
 	private List<String> messages() {
 		return List.copyOf(this.log.list).stream().map(ILoggingEvent::getFormattedMessage).toList();
-	}
-
-	/**
-	 * Two threads, named first and second, that each take one lock and then, once
-	 * both hold theirs, ask for the other's: a cycle of two waits that lasts until
-	 * their inner timeouts.
-	 */
-	private static final class Crossed {
-
-		private final CountDownLatch bothHold = new CountDownLatch(2);
-
-		private final List<CompletableFuture<Boolean>> inner = new ArrayList<>();
-
-		Crossed(LockManager first, LockManager second, Crossing crossing) {
-			this.inner.add(start(first, "first", "x", "y", crossing));
-			this.inner.add(start(second, "second", "y", "x", crossing));
-		}
-
-		private CompletableFuture<Boolean> start(LockManager manager, String thread, String held, String wanted,
-				Crossing crossing) {
-			CompletableFuture<Boolean> result = new CompletableFuture<>();
-			new Thread(() -> {
-				try (LockHandle outer = manager.acquire(request(held, crossing.outer, WAIT));
-						LockHandle read = crossing.readInside ? manager.acquire(request(held, LockMode.READ, WAIT))
-								: null) {
-					this.bothHold.countDown();
-					this.bothHold.await();
-					result.complete(nestedIn(manager, request(wanted, crossing.inner, INNER_TIMEOUT)));
-				}
-				catch (Throwable ex) {
-					result.completeExceptionally(ex);
-				}
-			}, thread).start();
-			return result;
-		}
-
-		private static LockRequest request(String name, LockMode mode, Duration timeout) {
-			return LockRequest.named(name).keys("k").mode(mode).timeout(timeout).build();
-		}
-
-		// When both hold their first lock and ask for the second: the cycle forms
-		long awaitBothWaiting() throws InterruptedException {
-			assertThat(this.bothHold.await(30, TimeUnit.SECONDS)).isTrue();
-			return System.nanoTime();
-		}
-
-		List<Boolean> innerResults() throws Exception {
-			List<Boolean> results = new ArrayList<>();
-			for (CompletableFuture<Boolean> result : this.inner) {
-				results.add(result.get(30, TimeUnit.SECONDS));
-			}
-			return results;
-		}
-
 	}
 
 }
