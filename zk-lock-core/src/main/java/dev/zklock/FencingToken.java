@@ -6,7 +6,7 @@ package dev.zklock;
  * remembers the largest token it accepted can reject a write from a holder that
  * lost the lock without noticing.
  * <p>
- * A {@link dev.zklock.annotation.DistributedLock} method may declare one parameter
+ * A {@code @DistributedLock} method may declare one parameter
  * of this type; callers pass {@code null} and the lock interceptor fills in the
  * token of the lock it acquired.
  *

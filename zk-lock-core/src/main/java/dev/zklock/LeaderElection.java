@@ -8,7 +8,7 @@ import java.util.Set;
  * Leadership of roles: for each role, one instance of the application leads and
  * the others stand by in order of arrival. The role moves only when its leader
  * yields, shuts down or loses its ZooKeeper session, connection or node. Roles
- * come from {@link dev.zklock.annotation.Leader} methods and the
+ * come from {@code @Leader} methods and the
  * {@code zk-lock.leader.roles} property.
  * <p>
  * A leader's {@linkplain #fencingToken(String) fencing token} is the creation

@@ -9,7 +9,7 @@ import dev.zklock.annotation.LockMode;
 
 /**
  * The lock the current thread holds innermost: inside a
- * {@link dev.zklock.annotation.DistributedLock} method, a
+ * {@code @DistributedLock} method, a
  * {@link LockTemplate#execute(LockRequest, LockCallback) LockTemplate callback}, or
  * while a {@link LockHandle} acquired by the thread is open. Nested locks stack: the
  * innermost one is current, and closing it makes the enclosing one current again.

@@ -16,7 +16,7 @@ import dev.zklock.core.LockPaths;
 
 /**
  * Programmatic access to distributed locks, with the same semantics as
- * {@link dev.zklock.annotation.DistributedLock}. Inside a callback, and while a
+ * {@code @DistributedLock}. Inside a callback, and while a
  * handle from {@link #tryAcquire(LockRequest)} is open,
  * {@link LockContext#current()} gives the lock's fencing token and state.
  */

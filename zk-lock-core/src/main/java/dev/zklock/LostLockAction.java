@@ -1,7 +1,7 @@
 package dev.zklock;
 
 /**
- * What happens when a {@link dev.zklock.annotation.DistributedLock} method or a
+ * What happens when a {@code @DistributedLock} method or a
  * {@link LockTemplate#execute(LockRequest, LockCallback) LockTemplate callback}
  * returns normally although its lock was lost or is in doubt.
  */

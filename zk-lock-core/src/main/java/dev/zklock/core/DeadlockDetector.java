@@ -1,5 +1,6 @@
 package dev.zklock.core;
 
+import java.lang.invoke.MethodHandles;
 import java.net.InetAddress;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -62,6 +63,17 @@ import dev.zklock.core.LockRegistry.Hold;
 final class DeadlockDetector implements AutoCloseable {
 
 	private static final Logger logger = LoggerFactory.getLogger(DeadlockDetector.class);
+
+	static {
+		// loaded with the detector, on the thread that builds the engine: the first waits marked at once would
+		// otherwise load it together, and a virtual thread that waits for a class being loaded is pinned
+		try {
+			MethodHandles.lookup().ensureInitialized(Waiting.class);
+		}
+		catch (IllegalAccessException ex) {
+			throw new ExceptionInInitializerError(ex);
+		}
+	}
 
 	private static final String HOST = hostName();
 

@@ -54,6 +54,7 @@ import dev.zklock.core.PauseDetector;
  * data stored in lock nodes.
  */
 @AutoConfiguration(after = ZkLockAutoConfiguration.class)
+@ConditionalOnBooleanProperty(name = "zk-lock.enabled", matchIfMissing = true)
 @ConditionalOnClass({ CuratorFramework.class, InterProcessMutex.class })
 @ConditionalOnBean(ZkLockClient.class)
 @EnableConfigurationProperties(ZkLockProperties.class)

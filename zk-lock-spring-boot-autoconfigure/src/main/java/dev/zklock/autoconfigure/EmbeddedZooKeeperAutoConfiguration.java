@@ -25,6 +25,7 @@ import org.springframework.util.StringUtils;
  * application fails at startup, naming it.
  */
 @AutoConfiguration(before = ZkLockAutoConfiguration.class)
+@ConditionalOnBooleanProperty(name = "zk-lock.enabled", matchIfMissing = true)
 @ConditionalOnClass(ZooKeeperServerEmbedded.class)
 @ConditionalOnBooleanProperty("zk-lock.embedded.enabled")
 @EnableConfigurationProperties(ZkLockProperties.class)

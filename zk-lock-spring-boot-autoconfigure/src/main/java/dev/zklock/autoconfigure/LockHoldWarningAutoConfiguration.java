@@ -3,6 +3,7 @@ package dev.zklock.autoconfigure;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -20,6 +21,7 @@ import dev.zklock.monitor.LockHoldMonitor;
  * {@code zk-lock.hold-warning}.
  */
 @AutoConfiguration(after = DistributedLockAutoConfiguration.class)
+@ConditionalOnBooleanProperty(name = "zk-lock.enabled", matchIfMissing = true)
 @ConditionalOnBean(LockManager.class)
 @ConditionalOnProperty(prefix = "zk-lock", name = "hold-warning")
 @EnableConfigurationProperties(ZkLockProperties.class)

@@ -8,6 +8,7 @@ import org.springframework.boot.actuate.autoconfigure.endpoint.condition.Conditi
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.ApplicationEventPublisher;
@@ -26,6 +27,7 @@ import dev.zklock.LockManager;
  * Revocations are published as audit events when auditing is on.
  */
 @AutoConfiguration(after = DistributedLockAutoConfiguration.class)
+@ConditionalOnBooleanProperty(name = "zk-lock.enabled", matchIfMissing = true)
 @ConditionalOnClass({ CuratorFramework.class, Endpoint.class, ConditionalOnAvailableEndpoint.class })
 @ConditionalOnBean({ LockManager.class, ZkLockClient.class })
 public final class LocksEndpointAutoConfiguration {

@@ -7,6 +7,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -36,6 +37,7 @@ import org.springframework.core.env.Environment;
 		"org.springframework.cloud.zookeeper.serviceregistry.ZookeeperAutoServiceRegistrationAutoConfiguration",
 		"org.springframework.cloud.zookeeper.config.ZookeeperConfigAutoConfiguration",
 		"org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration" })
+@ConditionalOnBooleanProperty(name = "zk-lock.enabled", matchIfMissing = true)
 @ConditionalOnClass(CuratorFramework.class)
 @EnableConfigurationProperties(ZkLockProperties.class)
 public final class ZkLockAutoConfiguration {

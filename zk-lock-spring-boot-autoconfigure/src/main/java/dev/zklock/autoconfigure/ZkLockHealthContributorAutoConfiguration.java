@@ -7,6 +7,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
@@ -21,6 +22,7 @@ import dev.zklock.health.ZkLockHealthIndicator;
  * {@code management.health.zklock.enabled=false}.
  */
 @AutoConfiguration(after = { ZkLockAutoConfiguration.class, DistributedLockAutoConfiguration.class })
+@ConditionalOnBooleanProperty(name = "zk-lock.enabled", matchIfMissing = true)
 @ConditionalOnClass({ CuratorFramework.class, HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class })
 @ConditionalOnBean(ZkLockClient.class)
 public final class ZkLockHealthContributorAutoConfiguration {

@@ -8,6 +8,7 @@ import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -39,6 +40,7 @@ import dev.zklock.aop.ResolvedOnFirstUse;
  * {@code @Leader} call is skipped.
  */
 @AutoConfiguration(after = DistributedLockAutoConfiguration.class)
+@ConditionalOnBooleanProperty(name = "zk-lock.enabled", matchIfMissing = true)
 @ConditionalOnClass({ CuratorFramework.class, InterProcessMutex.class })
 @ConditionalOnBean({ ZkLockClient.class, AsyncLockManager.class })
 @EnableConfigurationProperties({ ZkLockProperties.class, ZkLockLeaderProperties.class })

@@ -12,7 +12,7 @@ import dev.zklock.LostLockAction;
 
 /**
  * Configuration properties for zk-lock, under {@code zk-lock.*}. In the order they
- * appear: the connection (connect string, which Curator client, namespace, session and
+ * appear: whether zk-lock is on at all; the connection (connect string, which Curator client, namespace, session and
  * connection timeouts); the locks (base path, default timeout, hold warning and maximum
  * hold, the advisor's order); what a lost connection does to held locks (loss policy,
  * interrupting the holder, the lost-lock action) and the owner data in each node. Then
@@ -30,6 +30,13 @@ public class ZkLockProperties implements InitializingBean {
 	 * that a lock is released only after the transaction has committed.
 	 */
 	public static final int DEFAULT_ASPECT_ORDER = Ordered.LOWEST_PRECEDENCE - 100;
+
+	/**
+	 * Whether to enable zk-lock. When false, zk-lock defines no bean at all: no client,
+	 * no lock managers, no advisor, no endpoints, health contributors or meters, and the
+	 * application starts without ZooKeeper. For tests and profiles that do not lock.
+	 */
+	private boolean enabled = true;
 
 	/**
 	 * ZooKeeper connection string, a comma-separated list of host:port pairs. Not used
@@ -141,6 +148,14 @@ public class ZkLockProperties implements InitializingBean {
 	private final Embedded embedded = new Embedded();
 
 	private final LocalHandoff localHandoff = new LocalHandoff();
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
 
 	public String getConnectString() {
 		return this.connectString;

@@ -2,6 +2,7 @@ package dev.zklock.autoconfigure;
 
 import org.springframework.boot.actuate.endpoint.SanitizingFunction;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
@@ -15,6 +16,7 @@ import org.springframework.context.annotation.Bean;
  * what a {@link SanitizingFunction} asks for.
  */
 @AutoConfiguration
+@ConditionalOnBooleanProperty(name = "zk-lock.enabled", matchIfMissing = true)
 @ConditionalOnClass(SanitizingFunction.class)
 public final class ZkLockSanitizingAutoConfiguration {
 

@@ -29,13 +29,13 @@ class AutoConfigurationImportsTests {
 
 	@Test
 	void listsTheZkLockAutoConfigurations() {
-		assertThat(zkLockAutoConfigurations()).contains(ZkLockAutoConfiguration.class,
+		assertThat(zkLockAutoConfigurations(this.classLoader)).contains(ZkLockAutoConfiguration.class,
 				EmbeddedZooKeeperAutoConfiguration.class);
 	}
 
 	@Test
 	void everyAutoConfigurationIsFinalAndAnnotated() {
-		for (Class<?> type : zkLockAutoConfigurations()) {
+		for (Class<?> type : zkLockAutoConfigurations(this.classLoader)) {
 			assertThat(Modifier.isFinal(type.getModifiers())).as("%s is final", type.getName()).isTrue();
 			assertThat(MergedAnnotations.from(type).isPresent(AutoConfiguration.class))
 				.as("%s is @AutoConfiguration", type.getName())
@@ -47,7 +47,7 @@ class AutoConfigurationImportsTests {
 	void everyBeanMethodIsConditionalOnMissingBean() {
 		List<String> beanMethods = new ArrayList<>();
 		List<String> unconditional = new ArrayList<>();
-		for (Class<?> type : zkLockAutoConfigurations()) {
+		for (Class<?> type : zkLockAutoConfigurations(this.classLoader)) {
 			collectBeanMethods(type, beanMethods, unconditional);
 		}
 		assertThat(beanMethods).isNotEmpty();
@@ -70,11 +70,18 @@ class AutoConfigurationImportsTests {
 		}
 	}
 
-	private List<Class<?>> zkLockAutoConfigurations() {
+	/**
+	 * The zk-lock classes that
+	 * {@code META-INF/spring/org.springframework.boot.autoconfigure.AutoConfiguration.imports}
+	 * lists on the given class path, in their order there.
+	 * @param classLoader where to look for the imports files
+	 * @return the auto-configuration classes
+	 */
+	static List<Class<?>> zkLockAutoConfigurations(ClassLoader classLoader) {
 		List<Class<?>> types = new ArrayList<>();
-		for (String name : ImportCandidates.load(AutoConfiguration.class, this.classLoader)) {
+		for (String name : ImportCandidates.load(AutoConfiguration.class, classLoader)) {
 			if (name.startsWith("dev.zklock.")) {
-				types.add(ClassUtils.resolveClassName(name, this.classLoader));
+				types.add(ClassUtils.resolveClassName(name, classLoader));
 			}
 		}
 		return types;

@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
+import dev.zklock.LockRevocation;
 import dev.zklock.LockTemplate;
 import dev.zklock.annotation.LockMode;
 import dev.zklock.docs.DocsModel.Order;
@@ -40,6 +41,10 @@ class LockTemplateSnippets {
 			}
 		}
 		return order;
+	}
+
+	LockRevocation revoke(String orderId) {
+		return this.locks.revoke("order", orderId);
 	}
 
 }

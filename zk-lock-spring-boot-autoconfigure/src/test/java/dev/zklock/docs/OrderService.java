@@ -45,9 +45,10 @@ class OrderService {
 		return this.orders.find(orderId);
 	}
 
-	// Runs on one instance at a time; the others skip this round without waiting.
+	// Runs once per round across the instances: the others skip without waiting, and minHold keeps
+	// the lock until 50 s after the grant, so an instance whose scheduler fires a little later skips too.
 	@Scheduled(fixedDelay = 60_000)
-	@DistributedLock(timeout = "0", onTimeout = OnTimeout.SKIP)
+	@DistributedLock(timeout = "0", onTimeout = OnTimeout.SKIP, minHold = "50s")
 	public void expireReservations() {
 		this.orders.expireUnpaid();
 	}

@@ -47,6 +47,9 @@ public final class JvmProcess {
 	// how long an exited process's last output may take to reach the listener
 	private static final Duration OUTPUT_END_TIMEOUT = Duration.ofSeconds(5);
 
+	// a stop that takes longer is not load but something wrong
+	private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
+
 	private final String name;
 
 	private final ProcessLog log;
@@ -199,11 +202,13 @@ public final class JvmProcess {
 
 	/**
 	 * Freeze the process with SIGSTOP. Its sockets stay open but it answers nothing.
+	 * Returns once every thread of the process has stopped.
 	 */
 	public synchronized void pause() {
 		requireAlive("pause");
 		ProcessSignals.send(pid(), "STOP", this.name);
 		this.paused = true;
+		ProcessSignals.awaitStopped(pid(), this.name, STOP_TIMEOUT);
 	}
 
 	/**

@@ -3,12 +3,22 @@ package dev.zklock.testsupport;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * Sends Unix signals, such as {@code SIGSTOP} and {@code SIGCONT}, with the {@code kill}
- * command, which {@link Process} cannot send.
+ * command, which {@link Process} cannot send, and tells when a stop has taken hold.
  */
 final class ProcessSignals {
+
+	private static final Path PROC = Paths.get("/proc");
 
 	private ProcessSignals() {
 	}
@@ -35,6 +45,73 @@ final class ProcessSignals {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			throw new IllegalStateException("Interrupted while signalling " + name, ex);
+		}
+	}
+
+	/**
+	 * Wait until every thread of a process has stopped. {@code kill -STOP} returns once
+	 * the signal is queued, but a process stops as a group: one thread takes the
+	 * signal and then stops the others, and on a busy machine that thread may wait for
+	 * a CPU while the others go on answering requests.
+	 * @param pid the process id
+	 * @param name the process's name, for error messages
+	 * @param timeout the longest wait
+	 * @throws IllegalStateException when a thread still runs after the timeout
+	 */
+	static void awaitStopped(long pid, String name, Duration timeout) {
+		Path tasks = PROC.resolve(Long.toString(pid)).resolve("task");
+		if (!Files.isDirectory(PROC)) {
+			// not Linux: nothing to read, so the stop is taken on trust
+			return;
+		}
+		long deadline = System.nanoTime() + timeout.toNanos();
+		List<String> running = runningThreads(tasks);
+		while (!running.isEmpty()) {
+			if (System.nanoTime() - deadline > 0) {
+				throw new IllegalStateException(name + " (pid " + pid + ") did not stop within " + timeout
+						+ " of SIGSTOP; threads still running: " + running);
+			}
+			try {
+				Thread.sleep(1);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException("Interrupted while waiting for " + name + " to stop", ex);
+			}
+			running = runningThreads(tasks);
+		}
+	}
+
+	// the threads whose state is neither stopped, traced, zombie nor dead, with their state letter
+	private static List<String> runningThreads(Path tasks) {
+		List<String> running = new ArrayList<>();
+		try (Stream<Path> threads = Files.list(tasks)) {
+			for (Path thread : (Iterable<Path>) threads::iterator) {
+				char state = state(thread.resolve("stat"));
+				if ("TtZX".indexOf(state) < 0) {
+					running.add(thread.getFileName() + ":" + state);
+				}
+			}
+		}
+		catch (NoSuchFileException ex) {
+			// the process is gone: nothing runs
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Could not read " + tasks, ex);
+		}
+		return running;
+	}
+
+	// the state letter follows the command name, which is in parentheses and may hold any character
+	private static char state(Path stat) throws IOException {
+		try {
+			String line = Files.readString(stat, StandardCharsets.UTF_8);
+			int end = line.lastIndexOf(')');
+			return (end >= 0 && end + 2 < line.length()) ? line.charAt(end + 2) : 'X';
+		}
+		catch (NoSuchFileException ex) {
+			// the thread ended between the listing and the read
+			return 'X';
 		}
 	}
 

@@ -1,12 +1,18 @@
 package dev.zklock.testsupport;
 
 import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -43,6 +49,52 @@ class JvmProcessTests {
 		}
 		finally {
 			process.kill();
+		}
+	}
+
+	@Test
+	@EnabledOnOs(OS.LINUX)
+	void pauseReturnsOnceEveryThreadHasStopped() throws Exception {
+		List<String> output = new CopyOnWriteArrayList<>();
+		JvmProcess process = JvmProcess.builder("spin", SpinMain.class.getName())
+			.directory(this.directory)
+			.arguments(List.of("8"))
+			.outputListener(output::add)
+			.build();
+		process.start();
+		try {
+			await().atMost(Duration.ofSeconds(60)).until(() -> output.contains("spinning"));
+			// control: right after kill -STOP returns, some of the 8 busy threads still run
+			boolean seenRunning = false;
+			for (int round = 0; round < 20 && !seenRunning; round++) {
+				ProcessSignals.send(process.pid(), "STOP", "spin");
+				seenRunning = !runningThreads(process.pid()).isEmpty();
+				ProcessSignals.send(process.pid(), "CONT", "spin");
+			}
+			assertThat(seenRunning).as("a thread running right after kill -STOP returned, in 20 rounds").isTrue();
+			for (int round = 0; round < 20; round++) {
+				process.pause();
+				assertThat(runningThreads(process.pid())).as("round %d", round).isEmpty();
+				process.resume();
+			}
+		}
+		finally {
+			process.kill();
+		}
+	}
+
+	// threads of the process in any state but stopped, read straight from /proc
+	private static List<String> runningThreads(long pid) throws IOException {
+		try (Stream<Path> tasks = Files.list(Paths.get("/proc", Long.toString(pid), "task"))) {
+			return tasks.map((task) -> {
+				try {
+					String stat = Files.readString(task.resolve("stat"));
+					return stat.charAt(stat.lastIndexOf(')') + 2) + " " + task.getFileName();
+				}
+				catch (IOException ex) {
+					return "T gone";
+				}
+			}).filter((state) -> !state.startsWith("T")).toList();
 		}
 	}
 

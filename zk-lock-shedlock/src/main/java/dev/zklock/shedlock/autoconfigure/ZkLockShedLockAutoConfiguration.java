@@ -4,6 +4,7 @@ import net.javacrumbs.shedlock.core.LockProvider;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
@@ -18,6 +19,7 @@ import dev.zklock.shedlock.ZkLockProvider;
  * is on the class path and the application defines no provider of its own.
  */
 @AutoConfiguration(after = DistributedLockAutoConfiguration.class)
+@ConditionalOnBooleanProperty(name = "zk-lock.enabled", matchIfMissing = true)
 @ConditionalOnClass(LockProvider.class)
 @ConditionalOnBean(AsyncLockManager.class)
 public final class ZkLockShedLockAutoConfiguration {

@@ -20,6 +20,7 @@ import dev.zklock.integration.ZkLockRegistry;
  * is true and the application defines no registry of its own.
  */
 @AutoConfiguration(after = DistributedLockAutoConfiguration.class)
+@ConditionalOnBooleanProperty(name = "zk-lock.enabled", matchIfMissing = true)
 @ConditionalOnClass(LockRegistry.class)
 @ConditionalOnBean(LockManager.class)
 @ConditionalOnBooleanProperty("zk-lock.integration.lock-registry.enabled")
