@@ -40,7 +40,7 @@ import dev.zklock.core.LockRegistry.Hold;
  * timeout elapsed or a single try found a key taken, exceptionally with a
  * {@link LockException} on failure or a {@link CancellationException} once
  * {@link #cancel() cancelled}. Whenever it does not complete with holds, it
- * completes once every node the acquisition created is confirmed deleted, or
+ * completes once every lock node the acquisition created is confirmed deleted, or
  * sooner as {@link CleanupWait} says: a deadline holds even when ZooKeeper stops
  * answering, and a node confirmed later is deleted then, never a hold.
  * <p>
@@ -59,9 +59,9 @@ import dev.zklock.core.LockRegistry.Hold;
  * others (its attempt watches a node ahead) is published ({@link PublishedWait}),
  * and published again when its node changes (a re-queue, a session loss); a
  * local check on the timer catches both, without a ZooKeeper request. The record
- * goes when the key is granted or the wait ends in any way. A wait shorter than
- * the mark, a single try, or an attempt that never waits behind others (a slow
- * first create) publishes nothing.
+ * goes when the key is granted or the wait ends in any way, in the background:
+ * nobody waits for its delete. A wait shorter than the mark, a single try, or an
+ * attempt that never waits behind others (a slow first create) publishes nothing.
  */
 final class Acquisition {
 
@@ -440,9 +440,10 @@ final class Acquisition {
 		finally {
 			this.lock.unlock();
 		}
+		// sent first, in the session's order before the nodes below, and not waited for: a silent ZooKeeper must not
+		// hold the caller past its deadline for a record that Curator deletes later or that goes with its session
+		endPublished();
 		List<CompletableFuture<?>> cleanups = new ArrayList<>();
-		// sent first: the record goes in the same session's order as the nodes below
-		cleanups.add(endPublished());
 		if (attempt != null) {
 			attempt.abandon();
 			cleanups.add(attempt.removed());
@@ -473,14 +474,15 @@ final class Acquisition {
 		finally {
 			this.lock.unlock();
 		}
-		CompletableFuture<Void> recordRemoved = endPublished();
+		// not waited for, as in giveUp
+		endPublished();
 		Throwable cause = LockEngine.unwrap(ex);
 		LockException failure = (cause instanceof LockException lockException) ? lockException
 				: new LockException("Could not acquire lock '" + this.name + "' key '"
 						+ LockPaths.abbreviate(target.key()) + "' in " + describeMode() + " mode at " + target.path()
 						+ ": " + cause + "; " + FailureAdvice.forFailure(cause, this.parts.basePath()), cause);
 		CleanupWait.then(this.parts.reachability(), this.parts.timer(), this.name,
-				List.of(recordRemoved, attempt.removed(), this.parts.releases().release(holds)), true,
+				List.of(attempt.removed(), this.parts.releases().release(holds)), true,
 				() -> this.result.completeExceptionally(failure));
 	}
 
@@ -677,8 +679,8 @@ final class Acquisition {
 		return Math.min(this.markNanos, TimeUnit.SECONDS.toNanos(1));
 	}
 
-	// The key's wait ended (granted, or the acquisition ended): its record goes
-	private CompletableFuture<Void> endPublished() {
+	// The key's wait ended (granted, or the acquisition ended): its record goes, in the background
+	private void endPublished() {
 		PublishedWait ended;
 		this.lock.lock();
 		try {
@@ -688,7 +690,9 @@ final class Acquisition {
 		finally {
 			this.lock.unlock();
 		}
-		return (ended != null) ? ended.end() : CompletableFuture.completedFuture(null);
+		if (ended != null) {
+			ended.end();
+		}
 	}
 
 	private void finish() {

@@ -2,7 +2,6 @@ package dev.zklock.core;
 
 import org.jspecify.annotations.Nullable;
 
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
@@ -26,6 +25,10 @@ import dev.zklock.LockDeadlockException;
  * <p>
  * {@link #end()} may come before the create is answered: the node is then deleted
  * from the create's callback, as {@link QueueAttempt} does with an abandoned node.
+ * Nobody waits for that delete: it goes on in the background (Curator's guaranteed
+ * delete sends it again after a connection loss), and a record whose session ends
+ * goes with it, so the wait's caller is answered by its deadline even while
+ * ZooKeeper is silent.
  * Once created, a watch on the record tells its detector of a nudge (another
  * instance found this wait the victim of a cycle); {@link #deadlocked} ends the
  * wait once a verdict committed.
@@ -58,9 +61,6 @@ final class PublishedWait {
 	// the create failed: the wait is not published, the acquisition publishes it again
 	private volatile boolean failed;
 
-	// completes once the wait ended and no record is left
-	private final CompletableFuture<Void> removed = new CompletableFuture<>();
-
 	/**
 	 * @param client the manager's client
 	 * @param record what is published
@@ -90,7 +90,6 @@ final class PublishedWait {
 		}
 		catch (Exception ex) {
 			this.failed = true;
-			this.removed.complete(null);
 			logger.debug("Lock '{}' key '{}': the wait record could not be sent", this.record.waitsFor().name(),
 					LockPaths.abbreviate(this.record.waitsFor().key()), ex);
 		}
@@ -99,7 +98,6 @@ final class PublishedWait {
 	private void created(CuratorEvent event) {
 		if (!Nodes.isOk(event)) {
 			this.failed = true;
-			this.removed.complete(null);
 			logger.debug("Lock '{}' key '{}': the wait record was not created: {}", this.record.waitsFor().name(),
 					LockPaths.abbreviate(this.record.waitsFor().key()), Nodes.error(event).code());
 			return;
@@ -205,16 +203,16 @@ final class PublishedWait {
 	}
 
 	/**
-	 * The wait ended: delete the record (Curator keeps trying after a connection
-	 * loss; one gone with its session counts as deleted), now or once created.
-	 * @return completes once no record is left, never exceptionally
+	 * The wait ended: delete the record, now or once created, in the background.
+	 * Curator keeps trying after a connection loss, and the record is ephemeral, so
+	 * it goes with its session should that end first.
 	 */
-	CompletableFuture<Void> end() {
+	void end() {
 		String created;
 		this.lock.lock();
 		try {
 			if (this.ended) {
-				return this.removed;
+				return;
 			}
 			this.ended = true;
 			created = this.path;
@@ -226,7 +224,6 @@ final class PublishedWait {
 			deleteRecord(created);
 		}
 		this.onEnd.accept(this);
-		return this.removed;
 	}
 
 	private void deleteRecord(String created) {
@@ -236,7 +233,6 @@ final class PublishedWait {
 				logger.debug("Lock '{}' key '{}': wait record {} not deleted yet", this.record.waitsFor().name(),
 						LockPaths.abbreviate(this.record.waitsFor().key()), created, ex);
 			}
-			this.removed.complete(null);
 		});
 	}
 
