@@ -60,8 +60,9 @@ import dev.zklock.core.LockRegistry.Hold;
  * and published again when its node changes (a re-queue, a session loss); a
  * local check on the timer catches both, without a ZooKeeper request. The record
  * goes when the key is granted or the wait ends in any way, in the background:
- * nobody waits for its delete. A wait shorter than the mark, a single try, or an
- * attempt that never waits behind others (a slow first create) publishes nothing.
+ * nobody waits for its delete. A wait shorter than the mark, a single try, an
+ * attempt that never waits behind others (a slow first create), or a local
+ * hand-off waiter that holds nothing publishes nothing.
  */
 final class Acquisition {
 
@@ -135,6 +136,10 @@ final class Acquisition {
 
 	// under the lock: the next local check of what is published, past the mark
 	private @Nullable ScheduledFuture<?> publishCheck;
+
+	// under the lock: the node of a local wait that holds nothing, which the detector does not publish while it waits
+	// with it (what its owner holds cannot change while it waits)
+	private @Nullable String unpublishedNode;
 
 	/**
 	 * A key to lock.
@@ -642,13 +647,14 @@ final class Acquisition {
 				return;
 			}
 			PublishedWait now = this.published;
-			if (node != null && (now == null || !now.standsFor(node))) {
+			if (node != null && !node.equals(this.unpublishedNode) && (now == null || !now.standsFor(node))) {
 				stale = now;
 				Target target = this.targets.get(this.currentIndex);
 				long elapsed = System.nanoTime() - this.startNanos;
 				this.published = this.parts.deadlocks().publish(new DeadlockDetector.Waiting(this.name, target.key(),
 						target.path(), this.mode, this.permits, node, isLocal(target), this.owner,
 						List.copyOf(this.taken), Instant.now().minusNanos(elapsed)), this::deadlocked);
+				this.unpublishedNode = (this.published == null) ? node : null;
 			}
 			if (this.publishCheck == null) {
 				this.publishCheck = this.parts.timer().schedule(this::checkPublished, checkNanos(),

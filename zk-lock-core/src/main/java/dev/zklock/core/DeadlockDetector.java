@@ -156,22 +156,35 @@ final class DeadlockDetector implements AutoCloseable {
 	}
 
 	/**
-	 * A key is waited for behind others past the mark: publish it.
+	 * A key is waited for behind others past the mark: publish it, unless it is a
+	 * local hand-off waiter that holds nothing. Such a waiter can close no cycle:
+	 * nothing of its own blocks anyone, and what blocks it (the tenure's holders, or
+	 * the nodes ahead of the tenure) blocks every waiter behind the tenure's node
+	 * already, so the graph loses no edge and no stuck wait without it. Were it
+	 * published, the many waiters of one hot key would pass the records a round
+	 * reads ({@link CycleSearch#MAX_RECORDS}) and switch the search off, and one of
+	 * them could be chosen as a victim whose end breaks nothing.
 	 * @param waiting what is waited for, with which node, and what the acquisition
 	 * took already
 	 * @param victim ends the wait when a verdict chose it, telling whether it was
 	 * still pending
-	 * @return the published wait, its create sent; the caller ends it
+	 * @return the published wait, its create sent, which the caller ends; {@code null}
+	 * when there is nothing to publish while the wait keeps its node
 	 */
-	PublishedWait publish(Waiting waiting, Predicate<LockDeadlockException> victim) {
+	@Nullable PublishedWait publish(Waiting waiting, Predicate<LockDeadlockException> victim) {
 		long count = this.marks.incrementAndGet();
+		WaitRecord record = record(waiting);
+		boolean bare = waiting.local() && record.holds().isEmpty();
 		if (logger.isDebugEnabled()) {
 			logger.debug("Lock '{}' key '{}' ({}) waited past the deadlock detection mark, node {}; mark {} of this "
-					+ "engine", waiting.name(), LockPaths.abbreviate(waiting.key()), waiting.mode(), waiting.node(),
-					count);
+					+ "engine{}", waiting.name(), LockPaths.abbreviate(waiting.key()), waiting.mode(), waiting.node(),
+					count, bare ? "; not published: a local waiter that holds nothing" : "");
 		}
-		PublishedWait wait = new PublishedWait(this.client, record(waiting), this.published::remove,
-				this::searchSoon, victim);
+		if (bare) {
+			return null;
+		}
+		PublishedWait wait = new PublishedWait(this.client, record, this.published::remove, this::searchSoon,
+				victim);
 		this.published.add(wait);
 		wait.publish(this.waitsPath);
 		return wait;

@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.DefaultTracerDriver;
@@ -16,6 +17,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.slf4j.LoggerFactory;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.AppenderBase;
 
 import dev.zklock.LockDeadlock;
 import dev.zklock.LockDeadlockException;
@@ -112,6 +119,55 @@ class DeadlockTests extends AbstractZooKeeperTests {
 		oneVictimOthersGranted(ring.outcomes(), formed, AFTER);
 		assertThat(this.resolved).hasSize(1);
 		assertThat(ephemeralNodes()).isEmpty();
+	}
+
+	// A hot key with local hand-off: more waiters past the mark than a round reads records, none holding anything. They
+	// publish nothing (the tenure's node stands for them), so the search stays on, and a cycle through the hot key's
+	// tenure, with a local waiter behind it that holds another lock, is still found and broken
+	@Test
+	void manyLocalWaitersOfAHotKeyKeepTheSearchOnAndACycleThroughItIsFound() throws Exception {
+		int waiters = CycleSearch.MAX_RECORDS + 44;
+		LockRequest hot = LockRequest.named("hot").keys("k").localHandoff(true).timeout(WAIT).build();
+		LockRequest x = LockRequest.named("x").keys("k").timeout(WAIT).build();
+		CountDownLatch bothHold = new CountDownLatch(2);
+		List<CompletableFuture<Outcome>> ring = new ArrayList<>();
+		List<CompletableFuture<Outcome>> bare = new ArrayList<>();
+		int bareRecords;
+		try (MarkCounter marks = new MarkCounter()) {
+			ring.add(nested("holds-hot", hot, LockRequest.named("x").keys("k").timeout(INNER_TIMEOUT).build(),
+					bothHold, null));
+			await().atMost(WAIT).until(() -> this.manager.getRegistry().heldCount() == 1);
+			for (int i = 0; i < waiters; i++) {
+				String thread = "bare-" + i;
+				bare.add(LockRing.inThread(thread, () -> LockRing.inner(this.manager, thread, hot)));
+			}
+			await().atMost(WAIT).until(() -> marks.count() >= waiters);
+			bareRecords = records();
+		}
+		// timed from before the cycle forms: holds-x takes x, then both ask
+		long formed = System.nanoTime();
+		ring.add(nested("holds-x", x, LockRequest.named("hot").keys("k").localHandoff(true).timeout(INNER_TIMEOUT)
+			.build(), bothHold, null));
+		await().atMost(WAIT).until(() -> !this.resolved.isEmpty() || ring.stream().anyMatch(CompletableFuture::isDone));
+		int cycleRecords = records();
+		List<Outcome> outcomes = new ArrayList<>();
+		for (CompletableFuture<Outcome> outcome : ring) {
+			outcomes.add(outcome.get(30, TimeUnit.SECONDS));
+		}
+		oneVictimOthersGranted(outcomes, formed, AFTER);
+		for (CompletableFuture<Outcome> outcome : bare) {
+			assertThat(outcome.get(30, TimeUnit.SECONDS).acquired()).isTrue();
+		}
+		assertThat(bareRecords).as("records of local waiters that hold nothing").isZero();
+		assertThat(cycleRecords).as("records as the cycle was broken").isLessThanOrEqualTo(2);
+		assertThat(this.resolved).hasSize(1);
+		await().atMost(WAIT).until(() -> ephemeralNodes().isEmpty());
+	}
+
+	// How many waits are published under <base-path>/#waits
+	private int records() throws Exception {
+		String waits = this.basePath + "/" + LockPaths.WAITS;
+		return (client.checkExists().forPath(waits) != null) ? client.getChildren().forPath(waits).size() : 0;
 	}
 
 	@Test
@@ -256,6 +312,44 @@ class DeadlockTests extends AbstractZooKeeperTests {
 
 	private static DeadlockDetectionSettings settings(Duration after) {
 		return new DeadlockDetectionSettings(true, after, 10, "orders");
+	}
+
+	/**
+	 * Counts the waits marked past {@code after}, from the detector's DEBUG log, as
+	 * DeadlockMarkTests does: nothing public counts them.
+	 */
+	private static final class MarkCounter extends AppenderBase<ILoggingEvent> implements AutoCloseable {
+
+		private final Logger detectorLog = (Logger) LoggerFactory.getLogger(DeadlockDetector.class);
+
+		private final Level levelBefore = this.detectorLog.getLevel();
+
+		private final AtomicInteger marks = new AtomicInteger();
+
+		MarkCounter() {
+			start();
+			this.detectorLog.setLevel(Level.DEBUG);
+			this.detectorLog.addAppender(this);
+		}
+
+		@Override
+		protected void append(ILoggingEvent event) {
+			if (event.getFormattedMessage().contains("waited past the deadlock detection mark")) {
+				this.marks.incrementAndGet();
+			}
+		}
+
+		int count() {
+			return this.marks.get();
+		}
+
+		@Override
+		public void close() {
+			this.detectorLog.detachAppender(this);
+			this.detectorLog.setLevel(this.levelBefore);
+			stop();
+		}
+
 	}
 
 }
