@@ -259,8 +259,11 @@ class DeadlockTests extends AbstractZooKeeperTests {
 
 	@Test
 	void anAsynchronousWaiterThatTookAKeyIsTheVictimWhenNewest() throws Exception {
-		// the asynchronous wait is published last: it is the newest, so the victim
-		this.manager.setDeadlockDetection(settings(Duration.ofSeconds(1)));
+		// the asynchronous wait is published last: it is the newest, so the victim. Its mark is timed from its start,
+		// the blocking wait's from after the setup, so the async's `after` must outlast the setup: with 1 s, a setup of
+		// 0.8 s on a loaded machine made the blocking wait the newest, and rightly its victim
+		Duration asyncAfter = Duration.ofSeconds(4);
+		this.manager.setDeadlockDetection(settings(asyncAfter));
 		otherManager().setDeadlockDetection(settings(AFTER));
 		CountDownLatch asyncTookA = new CountDownLatch(1);
 		CountDownLatch holdsB = new CountDownLatch(1);
@@ -280,15 +283,19 @@ class DeadlockTests extends AbstractZooKeeperTests {
 			}
 		}, "holds-b").start();
 		assertThat(holdsB.await(30, TimeUnit.SECONDS)).isTrue();
+		long started = System.nanoTime();
 		CompletableFuture<AsyncLockHandle> both = this.asyncManager
 			.acquire(LockRequest.named("m").keys("a", "b").timeout(INNER_TIMEOUT).build());
 		String pathA = this.manager.pathFor("m", "a");
 		await().atMost(WAIT).until(() -> client.checkExists().forPath(pathA) != null
 				&& client.getChildren().forPath(pathA).size() == 1);
 		asyncTookA.countDown();
-		long formed = System.nanoTime();
+		// the blocking wait is published before the async's mark, or the setup outlasted it
+		await().atMost(WAIT).until(() -> records() == 1);
+		assertThat(Duration.ofNanos(System.nanoTime() - started)).as("setup and the blocking wait's publishing")
+			.isLessThan(asyncAfter);
 		Throwable failure = LockEngine.unwrap(both.handle((handle, ex) -> ex).get(30, TimeUnit.SECONDS));
-		assertThat(Duration.ofNanos(System.nanoTime() - formed)).isLessThanOrEqualTo(Duration.ofSeconds(2));
+		assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThanOrEqualTo(asyncAfter.plusSeconds(1));
 		assertThat(failure).isInstanceOf(LockDeadlockException.class);
 		LockDeadlock deadlock = ((LockDeadlockException) failure).getDeadlock();
 		assertThat(deadlock.victim().thread()).isEqualTo("async");
