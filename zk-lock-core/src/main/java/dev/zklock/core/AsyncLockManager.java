@@ -167,6 +167,15 @@ public final class AsyncLockManager implements AutoCloseable {
 	}
 
 	/**
+	 * How the engine of this manager looks for deadlocks, as
+	 * {@link CuratorLockManager#getDeadlockDetection()}.
+	 * @return the settings last set
+	 */
+	public DeadlockDetectionSettings getDeadlockDetection() {
+		return this.engine.deadlockDetection();
+	}
+
+	/**
 	 * Set the instrumentations told about every acquisition and release, in order
 	 * on acquisition and in reverse order on release. A failing instrumentation is
 	 * logged and never breaks the lock or the caller's work.

@@ -140,6 +140,15 @@ public final class CuratorLockManager implements LockManager, AutoCloseable {
 	}
 
 	/**
+	 * How this manager and its asynchronous views look for deadlocks.
+	 * @return the settings last set, {@link DeadlockDetectionSettings#DEFAULTS} until
+	 * then
+	 */
+	public DeadlockDetectionSettings getDeadlockDetection() {
+		return this.engine.deadlockDetection();
+	}
+
+	/**
 	 * Cap how long a lock may be held when its request sets no {@code maxHold}: a hold
 	 * still there after it is taken away, synchronous or asynchronous, as
 	 * {@link LockRequest.Builder#maxHold(Duration)} describes.

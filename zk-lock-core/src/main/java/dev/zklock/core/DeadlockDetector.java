@@ -146,6 +146,10 @@ final class DeadlockDetector implements AutoCloseable {
 		this.settings = settings;
 	}
 
+	DeadlockDetectionSettings settings() {
+		return this.settings;
+	}
+
 	/**
 	 * How long after its start a wait is marked.
 	 * @return the nanoseconds, or -1 when detection is off

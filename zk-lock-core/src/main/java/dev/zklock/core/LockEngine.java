@@ -191,6 +191,10 @@ final class LockEngine implements AutoCloseable {
 		this.deadlockAnnouncer.setLimit(settings.history());
 	}
 
+	DeadlockDetectionSettings deadlockDetection() {
+		return this.deadlocks.settings();
+	}
+
 	DeadlockAnnouncer deadlockAnnouncer() {
 		return this.deadlockAnnouncer;
 	}
