@@ -37,8 +37,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * ({@code deadlocks}: when, the victim, every edge), as many as
  * {@code zk-lock.deadlock-detection.history}, newest first, and counts in
  * {@value LockDeadlockMetrics#DEADLOCKS} under the name of the lock the victim
- * waited for. Two threads of one application nest "orders" and "stock" in
- * opposite orders.
+ * waited for, its acquisition with the outcome {@code deadlock}. Two threads of one
+ * application nest "orders" and "stock" in opposite orders.
  */
 class DeadlockEndpointTests {
 
@@ -85,6 +85,12 @@ class DeadlockEndpointTests {
 				.get(LockDeadlockMetrics.DEADLOCKS)
 				.tag("name", failure.getDeadlock().victimWaitsFor().name())
 				.counter()
+				.count()).isOne();
+			// the victim's acquisition, timed with its own outcome
+			assertThat(context.getBean(MeterRegistry.class)
+				.get("zk.lock.acquire")
+				.tags("name", failure.getDeadlock().victimWaitsFor().name(), "outcome", "deadlock")
+				.timer()
 				.count()).isOne();
 		});
 	}
