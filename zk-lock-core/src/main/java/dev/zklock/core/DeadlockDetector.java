@@ -66,9 +66,13 @@ final class DeadlockDetector implements AutoCloseable {
 
 	static {
 		// loaded with the detector, on the thread that builds the engine: the first waits marked at once would
-		// otherwise load it together, and a virtual thread that waits for a class being loaded is pinned
+		// otherwise load them together, and a virtual thread that waits for a class being loaded is pinned. Every
+		// class a publish loads, not only Waiting: with it alone, 1,000 virtual threads were pinned loading WaitRecord
 		try {
-			MethodHandles.lookup().ensureInitialized(Waiting.class);
+			for (Class<?> used : List.of(Waiting.class, WaitRecord.class, WaitRecord.Held.class, Party.class,
+					LockRef.class, PublishedWait.class, ZKPaths.PathAndNode.class)) {
+				MethodHandles.lookup().ensureInitialized(used);
+			}
 		}
 		catch (IllegalAccessException ex) {
 			throw new ExceptionInInitializerError(ex);
