@@ -18,7 +18,8 @@ import dev.zklock.core.LockPaths;
 /**
  * A deadlock that zk-lock found among the waits of every instance and ended by
  * failing one of them, the victim, with a {@link LockDeadlockException}: each edge
- * says who waits for which lock and who holds what keeps it waiting.
+ * says who waits for which lock and who holds what keeps it waiting, or waits
+ * ahead of it in the same queue (a reader behind a waiting writer).
  *
  * @param detectedAt when the victim's instance found it
  * @param victim the wait that was failed, the newest of the cycle
@@ -55,7 +56,8 @@ public record LockDeadlock(Instant detectedAt, Party victim, List<Edge> edges) i
 	}
 
 	/**
-	 * The cycle edge by edge, two lines an edge ("waits for", then "holds"), each
+	 * The cycle edge by edge, two lines an edge ("waits for", then "holds", or
+	 * "waits ahead for" where the other party is a waiter ahead), each
 	 * indented by two spaces; a party's session is named only where two parties share
 	 * application, host and process.
 	 * @return the lines, joined by line breaks
@@ -76,7 +78,7 @@ public record LockDeadlock(Instant detectedAt, Party victim, List<Edge> edges) i
 			lines.append("  ").append(edge.waiter().describe(named.test(edge.waiter())))
 				.append(" waits for ").append(edge.waitsFor().describe()).append('\n');
 			lines.append("  ").append(edge.holder().describe(named.test(edge.holder())))
-				.append(" holds ").append(edge.holds().describe());
+				.append(edge.waitsAhead() ? " waits ahead for " : " holds ").append(edge.holds().describe());
 		}
 		return lines.toString();
 	}
@@ -155,11 +157,26 @@ public record LockDeadlock(Instant detectedAt, Party victim, List<Edge> edges) i
 	 *
 	 * @param waiter who waits
 	 * @param waitsFor the lock it waits for
-	 * @param holder who keeps it waiting, holding a node ahead of it
+	 * @param holder who keeps it waiting, holding a node ahead of it or waiting ahead
+	 * of it
 	 * @param holds the lock of that node: the same path, in the mode the holder has
-	 * there
+	 * there, or waits for when it waits ahead
+	 * @param waitsAhead whether the holder only waits ahead of the waiter, holding
+	 * nothing there yet
 	 */
-	public record Edge(Party waiter, LockRef waitsFor, Party holder, LockRef holds) implements Serializable {
+	public record Edge(Party waiter, LockRef waitsFor, Party holder, LockRef holds, boolean waitsAhead)
+			implements Serializable {
+
+		/**
+		 * Create an edge to a holder.
+		 * @param waiter who waits
+		 * @param waitsFor the lock it waits for
+		 * @param holder who holds a node ahead of it
+		 * @param holds the lock of that node
+		 */
+		public Edge(Party waiter, LockRef waitsFor, Party holder, LockRef holds) {
+			this(waiter, waitsFor, holder, holds, false);
+		}
 
 		/**
 		 * Create a new instance.

@@ -75,4 +75,16 @@ class LockDeadlockExceptionTests {
 		assertThatIllegalArgumentException().isThrownBy(() -> new LockDeadlock(Instant.EPOCH, HOST_A, List.of()));
 	}
 
+	@Test
+	void aWaiterAheadIsSaidToWaitAheadNotToHold() {
+		LockRef read = new LockRef("stock", "7", LockMode.READ);
+		LockRef write = new LockRef("stock", "7", LockMode.WRITE);
+		LockDeadlock deadlock = new LockDeadlock(Instant.EPOCH, HOST_A,
+				List.of(new Edge(HOST_A, read, HOST_B, write, true), new Edge(HOST_B, ORDERS, HOST_A, ORDERS)));
+		assertThat(deadlock.describe()).contains("""
+				  orders@host-a pid 4711 thread 'http-nio-8080-exec-3' waits for 'stock' key '7' (READ)
+				  orders@host-b pid 902 thread 'worker-2' waits ahead for 'stock' key '7' (WRITE)
+				""");
+	}
+
 }

@@ -2,6 +2,7 @@ package dev.zklock.core;
 
 import org.jspecify.annotations.Nullable;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
@@ -13,6 +14,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.zklock.LockDeadlockException;
 import dev.zklock.LockException;
 import dev.zklock.annotation.LockMode;
 import dev.zklock.core.LockRegistry.Hold;
@@ -38,7 +40,7 @@ import dev.zklock.core.LockRegistry.Hold;
  * timeout elapsed or a single try found a key taken, exceptionally with a
  * {@link LockException} on failure or a {@link CancellationException} once
  * {@link #cancel() cancelled}. Whenever it does not complete with holds, it
- * completes once every node the acquisition created is confirmed deleted, or
+ * completes once every lock node the acquisition created is confirmed deleted, or
  * sooner as {@link CleanupWait} says: a deadline holds even when ZooKeeper stops
  * answering, and a node confirmed later is deleted then, never a hold.
  * <p>
@@ -53,8 +55,14 @@ import dev.zklock.core.LockRegistry.Hold;
  * <p>
  * A wait that lasts past the {@link DeadlockDetector}'s mark is marked once
  * ({@link #waitPassed()}): the blocking caller parks until the mark first, the
- * asynchronous timer fires there first. From then on each key it waits for is told
- * to the detector. A wait shorter than the mark, or a single try, never is.
+ * asynchronous timer fires there first. From then on each key it waits for behind
+ * others (its attempt watches a node ahead) is published ({@link PublishedWait}),
+ * and published again when its node changes (a re-queue, a session loss); a
+ * local check on the timer catches both, without a ZooKeeper request. The record
+ * goes when the key is granted or the wait ends in any way, in the background:
+ * nobody waits for its delete. A wait shorter than the mark, a single try, an
+ * attempt that never waits behind others (a slow first create), or a local
+ * hand-off waiter that holds nothing publishes nothing.
  */
 final class Acquisition {
 
@@ -123,8 +131,15 @@ final class Acquisition {
 	// the place of the current attempt's key among the targets
 	private int currentIndex = -1;
 
-	// the attempt last told to the deadlock detector
-	private @Nullable NodeAttempt published;
+	// under the lock: the wait of the key awaited now, once published
+	private @Nullable PublishedWait published;
+
+	// under the lock: the next local check of what is published, past the mark
+	private @Nullable ScheduledFuture<?> publishCheck;
+
+	// under the lock: the node of a local wait that holds nothing, which the detector does not publish while it waits
+	// with it (what its owner holds cannot change while it waits)
+	private @Nullable String unpublishedNode;
 
 	/**
 	 * A key to lock.
@@ -330,6 +345,7 @@ final class Acquisition {
 					LockPaths.abbreviate(target.key()), this.mode, node.czxid());
 		}
 		this.parts.lossHandler().acquired(entry);
+		endPublished();
 		next();
 	}
 
@@ -402,7 +418,17 @@ final class Acquisition {
 				+ "ended the wait and removed its node. Run the call again on an instance that is not stopping"), true);
 	}
 
-	// Timeout, cancellation, shutdown or a key found taken by a single try; null completes with "not acquired".
+	/**
+	 * End the wait as the victim of a deadlock, as {@link #shutDown()} does: its
+	 * nodes are deleted and the result then fails with the exception.
+	 * @param failure the exception, with the report
+	 * @return whether it was still pending; {@code false} once granted or ended
+	 */
+	boolean deadlocked(LockDeadlockException failure) {
+		return giveUp(failure, true);
+	}
+
+	// Timeout, cancellation, shutdown, a deadlock's verdict or a key found taken by a single try; null completes with "not acquired".
 	// Without waitForCleanup, the caller is answered at once and the nodes go in the background
 	private boolean giveUp(@Nullable Exception failure, boolean waitForCleanup) {
 		List<Hold> holds;
@@ -419,6 +445,9 @@ final class Acquisition {
 		finally {
 			this.lock.unlock();
 		}
+		// sent first, in the session's order before the nodes below, and not waited for: a silent ZooKeeper must not
+		// hold the caller past its deadline for a record that Curator deletes later or that goes with its session
+		endPublished();
 		List<CompletableFuture<?>> cleanups = new ArrayList<>();
 		if (attempt != null) {
 			attempt.abandon();
@@ -450,12 +479,15 @@ final class Acquisition {
 		finally {
 			this.lock.unlock();
 		}
+		// not waited for, as in giveUp
+		endPublished();
 		Throwable cause = LockEngine.unwrap(ex);
 		LockException failure = (cause instanceof LockException lockException) ? lockException
 				: new LockException("Could not acquire lock '" + this.name + "' key '"
 						+ LockPaths.abbreviate(target.key()) + "' in " + describeMode() + " mode at " + target.path()
 						+ ": " + cause + "; " + FailureAdvice.forFailure(cause, this.parts.basePath()), cause);
-		CleanupWait.then(this.parts.reachability(), this.parts.timer(), this.name, List.of(attempt.removed(), this.parts.releases().release(holds)), true,
+		CleanupWait.then(this.parts.reachability(), this.parts.timer(), this.name,
+				List.of(attempt.removed(), this.parts.releases().release(holds)), true,
 				() -> this.result.completeExceptionally(failure));
 	}
 
@@ -592,35 +624,90 @@ final class Acquisition {
 		publishIfPassed();
 	}
 
-	// Tell the detector of the key awaited now, once, when the wait is past its mark
+	// Publish the key awaited now once it waits behind others past the mark, again when its node changed
 	private void publishIfPassed() {
 		NodeAttempt attempt;
-		Target target;
-		List<Hold> holds;
 		this.lock.lock();
 		try {
 			attempt = this.current;
-			if (!this.passed || this.finished || attempt == null || attempt == this.published
-					|| this.currentIndex != this.taken.size()) {
+			if (!this.passed || this.finished || attempt == null || this.currentIndex != this.taken.size()) {
 				// its key was taken and the next one is not awaited yet: next() tells of that one
 				return;
 			}
-			this.published = attempt;
-			target = this.targets.get(this.currentIndex);
-			holds = List.copyOf(this.taken);
 		}
 		finally {
 			this.lock.unlock();
 		}
 		// outside the lock: the attempt answers under a lock of its own
-		this.parts.deadlocks().waitPassed(new DeadlockDetector.Waiting(this.name, target.key(), target.path(),
-				this.mode, this.permits, attempt.waitingNode(), isLocal(target), this.owner, holds));
+		String node = attempt.isWatching() ? attempt.waitingNode() : null;
+		PublishedWait stale = null;
+		this.lock.lock();
+		try {
+			if (this.finished || attempt != this.current || this.currentIndex != this.taken.size()) {
+				return;
+			}
+			PublishedWait now = this.published;
+			if (node != null && !node.equals(this.unpublishedNode) && (now == null || !now.standsFor(node))) {
+				stale = now;
+				Target target = this.targets.get(this.currentIndex);
+				long elapsed = System.nanoTime() - this.startNanos;
+				this.published = this.parts.deadlocks().publish(new DeadlockDetector.Waiting(this.name, target.key(),
+						target.path(), this.mode, this.permits, node, isLocal(target), this.owner,
+						List.copyOf(this.taken), Instant.now().minusNanos(elapsed)), this::deadlocked);
+				this.unpublishedNode = (this.published == null) ? node : null;
+			}
+			if (this.publishCheck == null) {
+				this.publishCheck = this.parts.timer().schedule(this::checkPublished, checkNanos(),
+						TimeUnit.NANOSECONDS);
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+		if (stale != null) {
+			stale.end();
+		}
+	}
+
+	private void checkPublished() {
+		this.lock.lock();
+		try {
+			this.publishCheck = null;
+		}
+		finally {
+			this.lock.unlock();
+		}
+		publishIfPassed();
+	}
+
+	// As often as the mark, at most each second: a re-queue is published again within that
+	private long checkNanos() {
+		return Math.min(this.markNanos, TimeUnit.SECONDS.toNanos(1));
+	}
+
+	// The key's wait ended (granted, or the acquisition ended): its record goes, in the background
+	private void endPublished() {
+		PublishedWait ended;
+		this.lock.lock();
+		try {
+			ended = this.published;
+			this.published = null;
+		}
+		finally {
+			this.lock.unlock();
+		}
+		if (ended != null) {
+			ended.end();
+		}
 	}
 
 	private void finish() {
 		this.finished = true;
 		if (this.timer != null) {
 			this.timer.cancel(false);
+		}
+		if (this.publishCheck != null) {
+			this.publishCheck.cancel(false);
 		}
 	}
 

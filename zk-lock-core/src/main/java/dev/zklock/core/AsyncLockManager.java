@@ -21,6 +21,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.zklock.LockDeadlock;
 import dev.zklock.LockException;
 import dev.zklock.LockInfo;
 import dev.zklock.LockLossListener;
@@ -166,6 +167,15 @@ public final class AsyncLockManager implements AutoCloseable {
 	}
 
 	/**
+	 * How the engine of this manager looks for deadlocks, as
+	 * {@link CuratorLockManager#getDeadlockDetection()}.
+	 * @return the settings last set
+	 */
+	public DeadlockDetectionSettings getDeadlockDetection() {
+		return this.engine.deadlockDetection();
+	}
+
+	/**
 	 * Set the instrumentations told about every acquisition and release, in order
 	 * on acquisition and in reverse order on release. A failing instrumentation is
 	 * logged and never breaks the lock or the caller's work.
@@ -221,6 +231,15 @@ public final class AsyncLockManager implements AutoCloseable {
 	 */
 	public void setLocalHandoffLimits(int maxPasses, Duration maxTime) {
 		this.engine.cohorts().setLimits(maxPasses, maxTime);
+	}
+
+	/**
+	 * The last deadlocks the engine ended, newest first, as
+	 * {@link CuratorLockManager#getDeadlocks()}.
+	 * @return the deadlocks
+	 */
+	public List<LockDeadlock> getDeadlocks() {
+		return this.engine.deadlockAnnouncer().history();
 	}
 
 	/**

@@ -20,6 +20,8 @@ import org.apache.curator.CuratorZookeeperClient;
 import org.apache.curator.framework.CuratorFramework;
 
 import dev.zklock.LockContextHolder;
+import dev.zklock.LockDeadlock;
+import dev.zklock.LockDeadlockListener;
 import dev.zklock.LockException;
 import dev.zklock.LockHandle;
 import dev.zklock.LockLossListener;
@@ -138,6 +140,15 @@ public final class CuratorLockManager implements LockManager, AutoCloseable {
 	}
 
 	/**
+	 * How this manager and its asynchronous views look for deadlocks.
+	 * @return the settings last set, {@link DeadlockDetectionSettings#DEFAULTS} until
+	 * then
+	 */
+	public DeadlockDetectionSettings getDeadlockDetection() {
+		return this.engine.deadlockDetection();
+	}
+
+	/**
 	 * Cap how long a lock may be held when its request sets no {@code maxHold}: a hold
 	 * still there after it is taken away, synchronous or asynchronous, as
 	 * {@link LockRequest.Builder#maxHold(Duration)} describes.
@@ -175,6 +186,24 @@ public final class CuratorLockManager implements LockManager, AutoCloseable {
 	 */
 	public void addLockLossListener(LockLossListener listener) {
 		this.engine.losses().addListener(Objects.requireNonNull(listener, "listener must not be null"));
+	}
+
+	/**
+	 * Add a listener told about every deadlock this manager and its asynchronous
+	 * views ended by failing one of their waits.
+	 * @param listener the listener
+	 */
+	public void addLockDeadlockListener(LockDeadlockListener listener) {
+		this.engine.deadlockAnnouncer().addListener(Objects.requireNonNull(listener, "listener must not be null"));
+	}
+
+	/**
+	 * The last deadlocks this manager and its asynchronous views ended, newest first,
+	 * as many as {@link DeadlockDetectionSettings#history()}.
+	 * @return the deadlocks
+	 */
+	public List<LockDeadlock> getDeadlocks() {
+		return this.engine.deadlockAnnouncer().history();
 	}
 
 	/**

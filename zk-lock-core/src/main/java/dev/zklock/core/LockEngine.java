@@ -30,7 +30,7 @@ import dev.zklock.core.LockRegistry.Hold;
  * end), {@link HoldTimers} (maxHold, minHold, the revocation watch), the
  * {@link ConnectionLossHandler} and {@link LossAnnouncer} that keep the holds in
  * line with the connection, the {@link ShutdownDrain}, and the
- * {@link DeadlockDetector} that learns of the long waits. No thread waits in
+ * {@link DeadlockDetector} that publishes the long waits. No thread waits in
  * here; callers that block do so on the futures it returns.
  */
 final class LockEngine implements AutoCloseable {
@@ -80,7 +80,9 @@ final class LockEngine implements AutoCloseable {
 
 	private final LocalCohorts cohorts;
 
-	private final DeadlockDetector deadlocks = new DeadlockDetector();
+	private final DeadlockDetector deadlocks;
+
+	private final DeadlockAnnouncer deadlockAnnouncer = new DeadlockAnnouncer();
 
 	private final Acquisition.Parts acquisitionParts;
 
@@ -104,6 +106,8 @@ final class LockEngine implements AutoCloseable {
 		this.holdTimers = new HoldTimers(this.timer, this.releases,
 				new RevocationWatch(client, this.registry, this.timer, this.lossHandler, this.releases));
 		this.shutdown = new ShutdownDrain(this.registry, this.releases, this::shutDownPending);
+		this.deadlocks = new DeadlockDetector(client, this.paths.waitsPath(), this.registry, this.timer,
+				this.reachability, this.deadlockAnnouncer);
 		this.cohorts = new LocalCohorts(client, this.timer, this::ownerData, this::pauseGuard, this.releases, this.losses);
 		this.acquisitionParts = new Acquisition.Parts(this.registry, this.lossHandler, this.reachability, this.timer,
 				this.releases, this::newAttempt, this.paths.basePath(), this.deadlocks);
@@ -184,6 +188,15 @@ final class LockEngine implements AutoCloseable {
 
 	void setDeadlockDetection(DeadlockDetectionSettings settings) {
 		this.deadlocks.setSettings(Objects.requireNonNull(settings, "settings must not be null"));
+		this.deadlockAnnouncer.setLimit(settings.history());
+	}
+
+	DeadlockDetectionSettings deadlockDetection() {
+		return this.deadlocks.settings();
+	}
+
+	DeadlockAnnouncer deadlockAnnouncer() {
+		return this.deadlockAnnouncer;
 	}
 
 	/**
@@ -362,6 +375,8 @@ final class LockEngine implements AutoCloseable {
 		this.closed = true;
 		// its timer stops below: a wait under way would never time out, nor its lock be kept safe
 		shutDownPending();
+		// the waits ended above deleted their records; any other goes now
+		this.deadlocks.close();
 		this.pauseGuard.close();
 		this.lossHandler.close();
 		this.reachability.close();

@@ -9,10 +9,12 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 
 import dev.zklock.LockDeadlock;
@@ -81,8 +83,9 @@ final class WaitForGraph {
 	 * @param waitsFor the lock the waiter waits for
 	 * @param holds the holder's lock at the first such node
 	 * @param node that node's path
+	 * @param holding whether the holder holds that node, rather than waits with it
 	 */
-	record Edge(Wait waiter, Wait holder, LockRef waitsFor, LockRef holds, String node) {
+	record Edge(Wait waiter, Wait holder, LockRef waitsFor, LockRef holds, String node, boolean holding) {
 
 	}
 
@@ -150,24 +153,25 @@ final class WaitForGraph {
 		for (String node : nodes) {
 			List<Integer> group = new ArrayList<>();
 			for (int s : holding.getOrDefault(node, List.of())) {
-				addEdge(v, s, node, heldAt(this.waits.get(s).record(), node), group, edges);
+				addEdge(v, s, node, heldAt(this.waits.get(s).record(), node), true, group, edges);
 			}
 			if (!behindTenure) {
 				for (int s : waiting.getOrDefault(node, List.of())) {
-					addEdge(v, s, node, this.waits.get(s).record().waitsFor(), group, edges);
+					addEdge(v, s, node, this.waits.get(s).record().waitsFor(), false, group, edges);
 				}
 			}
 			groups.add(group);
 		}
 	}
 
-	private void addEdge(int v, int s, String node, LockRef holds, List<Integer> group, Map<Integer, Edge> edges) {
+	private void addEdge(int v, int s, String node, LockRef holds, boolean holding, List<Integer> group,
+			Map<Integer, Edge> edges) {
 		if (s == v || group.contains(s)) {
 			return;
 		}
 		group.add(s);
 		edges.putIfAbsent(s, new Edge(this.waits.get(v), this.waits.get(s), this.waits.get(v).record().waitsFor(),
-				holds, node));
+				holds, node, holding));
 	}
 
 	private static LockRef heldAt(WaitRecord record, String node) {
@@ -249,6 +253,29 @@ final class WaitForGraph {
 		List<Edge> all = new ArrayList<>();
 		this.out.forEach((edges) -> all.addAll(edges.values()));
 		return all;
+	}
+
+	/**
+	 * What a verdict re-checks in its transaction: every member's record and waiting
+	 * node, and every node of an edge between members. All of them still there means
+	 * the cycle still stands: records are immutable, and two nodes of one queue keep
+	 * their order.
+	 * @param cycle a cycle of this graph
+	 * @return the paths, each once
+	 */
+	List<String> checks(Cycle cycle) {
+		Set<String> paths = new LinkedHashSet<>();
+		Set<Wait> members = Set.copyOf(cycle.members());
+		for (Wait member : cycle.members()) {
+			paths.add(member.path());
+			paths.add(member.record().nodePath());
+		}
+		for (Edge edge : edges()) {
+			if (members.contains(edge.waiter()) && members.contains(edge.holder())) {
+				paths.add(edge.node());
+			}
+		}
+		return List.copyOf(paths);
 	}
 
 	/**
@@ -348,7 +375,7 @@ final class WaitForGraph {
 
 	private static LockDeadlock.Edge toReport(Edge edge) {
 		return new LockDeadlock.Edge(edge.waiter().record().party(), edge.waitsFor(), edge.holder().record().party(),
-				edge.holds());
+				edge.holds(), !edge.holding());
 	}
 
 	private int vertex(String path) {

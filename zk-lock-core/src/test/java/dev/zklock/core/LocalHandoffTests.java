@@ -209,6 +209,8 @@ class LocalHandoffTests extends AbstractZooKeeperTests {
 	@Test
 	void aThousandLocalWaitersCostOneNodeAndNoOperationEach() throws Exception {
 		int waiters = 1000;
+		// starting 1,000 threads can outlast deadlock detection's `after` on a slow machine: a local waiter that holds
+		// nothing is not published, so the count stays zero past it too
 		RoundTripTests.Operations operations = new RoundTripTests.Operations();
 		List<Long> tokens = new CopyOnWriteArrayList<>();
 		List<Thread> threads = new ArrayList<>();

@@ -21,11 +21,18 @@ final class ZooKeeperTestSupport {
 	}
 
 	static CuratorFramework startClient(String connectString) throws InterruptedException {
+		return startClient(connectString, 15_000);
+	}
+
+	/**
+	 * A started client with a session timeout of its own, connected within 10 s.
+	 */
+	static CuratorFramework startClient(String connectString, int sessionTimeoutMs) throws InterruptedException {
 		CuratorFramework client = CuratorFrameworkFactory.builder()
 			.connectString(connectString)
 			.retryPolicy(new ExponentialBackoffRetry(50, 3))
-			.sessionTimeoutMs(15_000)
-			.connectionTimeoutMs(5_000)
+			.sessionTimeoutMs(sessionTimeoutMs)
+			.connectionTimeoutMs(Math.min(5_000, sessionTimeoutMs / 2))
 			.build();
 		client.start();
 		if (!client.blockUntilConnected(10, java.util.concurrent.TimeUnit.SECONDS)) {

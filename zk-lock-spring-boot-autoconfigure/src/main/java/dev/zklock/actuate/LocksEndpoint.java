@@ -28,7 +28,8 @@ import dev.zklock.core.LockRegistry;
  * {@link Endpoint @Endpoint} that shows locks and, when allowed, revokes them.
  * {@code /locks} lists what this process holds and awaits, synchronously and
  * asynchronously (thread {@code async}), from local state, with the keys held
- * with local hand-off ({@code localHandoff}); {@code /locks/{name}}
+ * with local hand-off ({@code localHandoff}) and the last deadlocks this process
+ * ended ({@code deadlocks}); {@code /locks/{name}}
  * reads ZooKeeper and shows, for each key of one lock name, the queue of
  * participants of every process in order, with each one's owner.
  * {@code DELETE /locks/{name}/{key}} revokes the current holders of a key, in any
@@ -113,7 +114,11 @@ public class LocksEndpoint {
 				(manager != null) ? manager.getLocalHandoffs() : null,
 				(asyncManager != null && (manager == null || asyncManager.getRegistry() != manager.getRegistry()))
 						? asyncManager.getLocalHandoffs() : null);
-		return new LocksDescriptor(basePath, held, waiting, locks, this.clientDescription, unreachable, localHandoff);
+		List<DeadlockDescriptor> deadlocks = DeadlockDescriptor.of((manager != null) ? manager.getDeadlocks() : null,
+				(asyncManager != null && (manager == null || asyncManager.getRegistry() != manager.getRegistry()))
+						? asyncManager.getDeadlocks() : null);
+		return new LocksDescriptor(basePath, held, waiting, locks, this.clientDescription, unreachable, localHandoff,
+				deadlocks);
 	}
 
 	/**
@@ -194,10 +199,28 @@ public class LocksEndpoint {
 	 * when; {@code null} while it is reachable
 	 * @param localHandoff the keys locked with local hand-off and the hand-off
 	 * counts, or {@code null} when there is no lock manager
+	 * @param deadlocks the last deadlocks this process ended by failing one of its
+	 * waits, newest first, as many as {@code zk-lock.deadlock-detection.history}
 	 */
 	public record LocksDescriptor(@Nullable String basePath, int held, int waiting, List<LockDescriptor> locks,
 			@Nullable Map<String, Object> client, @Nullable String unreachable,
-			@Nullable LocalHandoffDescriptor localHandoff) {
+			@Nullable LocalHandoffDescriptor localHandoff, List<DeadlockDescriptor> deadlocks) {
+
+		/**
+		 * Create a descriptor without deadlocks.
+		 * @param basePath the path under which lock nodes live
+		 * @param held the number of locks held
+		 * @param waiting the number of locks awaited
+		 * @param locks each lock held or awaited, per key
+		 * @param client which ZooKeeper client the locks use, or {@code null}
+		 * @param unreachable what is unreachable and since when, or {@code null}
+		 * @param localHandoff the keys locked with local hand-off, or {@code null}
+		 */
+		public LocksDescriptor(@Nullable String basePath, int held, int waiting, List<LockDescriptor> locks,
+				@Nullable Map<String, Object> client, @Nullable String unreachable,
+				@Nullable LocalHandoffDescriptor localHandoff) {
+			this(basePath, held, waiting, locks, client, unreachable, localHandoff, List.of());
+		}
 
 		/**
 		 * Create a descriptor without local hand-off.
@@ -210,7 +233,7 @@ public class LocksEndpoint {
 		 */
 		public LocksDescriptor(@Nullable String basePath, int held, int waiting, List<LockDescriptor> locks,
 				@Nullable Map<String, Object> client, @Nullable String unreachable) {
-			this(basePath, held, waiting, locks, client, unreachable, null);
+			this(basePath, held, waiting, locks, client, unreachable, null, List.of());
 		}
 
 		/**
@@ -223,7 +246,7 @@ public class LocksEndpoint {
 		 */
 		public LocksDescriptor(@Nullable String basePath, int held, int waiting, List<LockDescriptor> locks,
 				@Nullable Map<String, Object> client) {
-			this(basePath, held, waiting, locks, client, null, null);
+			this(basePath, held, waiting, locks, client, null, null, List.of());
 		}
 
 		/**
@@ -234,7 +257,7 @@ public class LocksEndpoint {
 		 * @param locks each lock held or awaited, per key
 		 */
 		public LocksDescriptor(@Nullable String basePath, int held, int waiting, List<LockDescriptor> locks) {
-			this(basePath, held, waiting, locks, null, null, null);
+			this(basePath, held, waiting, locks, null, null, null, List.of());
 		}
 
 	}

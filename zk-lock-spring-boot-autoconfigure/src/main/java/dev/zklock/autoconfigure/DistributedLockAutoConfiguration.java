@@ -37,7 +37,9 @@ import dev.zklock.aop.LockOperationSource;
 import dev.zklock.aop.ResolvedOnFirstUse;
 import dev.zklock.core.AsyncLockManager;
 import dev.zklock.core.CuratorLockManager;
+import dev.zklock.core.DeadlockDetectionSettings;
 import dev.zklock.core.InstrumentedLockManager;
+import dev.zklock.LockDeadlockListener;
 import dev.zklock.LockLossListener;
 import dev.zklock.LockManager;
 import dev.zklock.LockOwnerData;
@@ -76,7 +78,7 @@ public final class DistributedLockAutoConfiguration {
 			Environment environment, ObjectProvider<LockOwnerData> ownerData,
 			ObjectProvider<LockLossListener> lossListeners, ObjectProvider<AsyncLockManager> asyncLockManager,
 			ObjectProvider<PauseDetector> pauseDetector, ObjectProvider<LockRevocationListener> revocationListeners,
-			ApplicationEventPublisher eventPublisher) {
+			ObjectProvider<LockDeadlockListener> deadlockListeners, ApplicationEventPublisher eventPublisher) {
 		CuratorLockManager manager = new CuratorLockManager(client, properties.getBasePath(),
 				properties.getDefaultTimeout());
 		manager.setInterruptOnLoss(properties.isInterruptOnLoss());
@@ -84,6 +86,7 @@ public final class DistributedLockAutoConfiguration {
 		manager.setLocalHandoffLimits(properties.getLocalHandoff().getMaxPasses(),
 				properties.getLocalHandoff().getMaxTime());
 		manager.setPauseDetector(pauseDetector.getIfAvailable());
+		manager.setDeadlockDetection(deadlockDetection(properties, environment));
 		manager.setOwnerData(properties.isOwnerData()
 				? ownerData.getIfAvailable(() -> LockOwnerData.json(environment.getProperty("spring.application.name")))
 				: LockOwnerData.none());
@@ -91,7 +94,15 @@ public final class DistributedLockAutoConfiguration {
 				new LockLostEventPublisher(manager, asyncLockManager::getIfAvailable, eventPublisher));
 		lossListeners.orderedStream().forEach(manager::addLockLossListener);
 		revocationListeners.orderedStream().forEach(manager::addLockRevocationListener);
+		deadlockListeners.orderedStream().forEach(manager::addLockDeadlockListener);
 		return manager;
+	}
+
+	// The application's name tells the instances of a cycle apart in the exception's message
+	private static DeadlockDetectionSettings deadlockDetection(ZkLockProperties properties, Environment environment) {
+		ZkLockProperties.DeadlockDetection detection = properties.getDeadlockDetection();
+		return new DeadlockDetectionSettings(detection.isEnabled(), detection.getAfter(), detection.getHistory(),
+				environment.getProperty("spring.application.name"));
 	}
 
 	// A pause shorter than the safe silence of the negotiated session (or the configured one, before a
@@ -124,6 +135,7 @@ public final class DistributedLockAutoConfiguration {
 		manager.setDefaultMaxHold(properties.getMaxHold());
 		manager.setLocalHandoffLimits(properties.getLocalHandoff().getMaxPasses(),
 				properties.getLocalHandoff().getMaxTime());
+		manager.setDeadlockDetection(deadlockDetection(properties, environment));
 		manager.setOwnerData(properties.isOwnerData()
 				? ownerData.getIfAvailable(() -> LockOwnerData.json(environment.getProperty("spring.application.name")))
 				: LockOwnerData.none());

@@ -15,6 +15,7 @@ import org.springframework.context.annotation.Import;
 import dev.zklock.core.AsyncLockManager;
 import dev.zklock.LockManager;
 import dev.zklock.metrics.LocalHandoffMetrics;
+import dev.zklock.metrics.LockDeadlockMetrics;
 import dev.zklock.metrics.LockMetrics;
 import dev.zklock.metrics.LockRevocationMetrics;
 import dev.zklock.metrics.ZooKeeperConnectionMetrics;
@@ -22,8 +23,8 @@ import dev.zklock.metrics.ZooKeeperConnectionMetrics;
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
  * Auto-configuration} for zk-lock's Micrometer meters: lock waits, holds, active
- * and waiting locks, lost locks, long holds, local hand-offs and connection state
- * transitions. The {@link LockMetrics} bean is a
+ * and waiting locks, lost locks, long holds, local hand-offs, deadlocks ended and
+ * connection state transitions. The {@link LockMetrics} bean is a
  * {@link dev.zklock.LockLossListener} and a
  * {@link dev.zklock.LongHoldListener}, so the lock manager and the hold monitor
  * report to it.
@@ -48,6 +49,13 @@ public final class ZkLockMetricsAutoConfiguration {
 	@ConditionalOnMissingBean
 	LockRevocationMetrics zkLockRevocationMetrics(MeterRegistry meterRegistry) {
 		return new LockRevocationMetrics(meterRegistry);
+	}
+
+	// a LockDeadlockListener bean: the lock manager tells it of each deadlock it ended
+	@Bean
+	@ConditionalOnMissingBean
+	LockDeadlockMetrics zkLockDeadlockMetrics(MeterRegistry meterRegistry) {
+		return new LockDeadlockMetrics(meterRegistry);
 	}
 
 	@Bean

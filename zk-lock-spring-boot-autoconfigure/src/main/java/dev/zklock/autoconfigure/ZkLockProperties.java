@@ -17,8 +17,8 @@ import dev.zklock.LostLockAction;
  * hold, the advisor's order); what a lost connection does to held locks (loss policy,
  * interrupting the holder, the lost-lock action) and the owner data in each node. Then
  * the nested groups, each a field: connection retries, startup, pause detection,
- * authentication, TLS and the SSL bundle, the embedded server for development, and local
- * hand-off of hot keys. Last come the getters and setters, {@link #afterPropertiesSet()
+ * authentication, TLS and the SSL bundle, the embedded server for development, local
+ * hand-off of hot keys, and deadlock detection. Last come the getters and setters, {@link #afterPropertiesSet()
  * validation} and the nested types. Validated once bound: a value zk-lock cannot use
  * fails startup with an {@link InvalidZkLockPropertyException}.
  */
@@ -148,6 +148,8 @@ public class ZkLockProperties implements InitializingBean {
 	private final Embedded embedded = new Embedded();
 
 	private final LocalHandoff localHandoff = new LocalHandoff();
+
+	private final DeadlockDetection deadlockDetection = new DeadlockDetection();
 
 	public boolean isEnabled() {
 		return this.enabled;
@@ -301,10 +303,15 @@ public class ZkLockProperties implements InitializingBean {
 		return this.localHandoff;
 	}
 
+	public DeadlockDetection getDeadlockDetection() {
+		return this.deadlockDetection;
+	}
+
 	@Override
 	public void afterPropertiesSet() {
 		ZkLockPropertiesValidator.validate(this);
 		LocalHandoffPropertiesValidator.validate(this.localHandoff);
+		DeadlockDetectionPropertiesValidator.validate(this.deadlockDetection);
 	}
 
 	/**
@@ -705,6 +712,59 @@ public class ZkLockProperties implements InitializingBean {
 
 		public void setMaxTime(Duration maxTime) {
 			this.maxTime = maxTime;
+		}
+
+	}
+
+	/**
+	 * Deadlock detection: a wait that lasts past {@code after} is published in
+	 * ZooKeeper and looks for a cycle among the waits of every instance; one wait of
+	 * a cycle, the newest, fails with a LockDeadlockException so that the others go
+	 * on.
+	 */
+	public static class DeadlockDetection {
+
+		/**
+		 * Whether a wait past `after` looks for a deadlock among the waits of every
+		 * instance and fails one member of a cycle with LockDeadlockException. When
+		 * false, a deadlock lasts until the waits time out.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * How long a wait lasts before it is published and looks for a cycle; shorter
+		 * waits cost no ZooKeeper request.
+		 */
+		private Duration after = Duration.ofSeconds(1);
+
+		/**
+		 * How many deadlocks resolved by this instance the locks endpoint shows, newest
+		 * first.
+		 */
+		private int history = 10;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public Duration getAfter() {
+			return this.after;
+		}
+
+		public void setAfter(Duration after) {
+			this.after = after;
+		}
+
+		public int getHistory() {
+			return this.history;
+		}
+
+		public void setHistory(int history) {
+			this.history = history;
 		}
 
 	}

@@ -13,6 +13,7 @@ import org.springframework.aot.hint.RuntimeHintsRegistrar;
 import org.springframework.aot.hint.TypeReference;
 
 import dev.zklock.LockRevocation;
+import dev.zklock.actuate.DeadlockDescriptor;
 import dev.zklock.actuate.LocalHandoffDescriptor;
 import dev.zklock.actuate.LockQueuesDescriptor;
 import dev.zklock.actuate.LocksEndpoint;
@@ -52,7 +53,8 @@ public class ZkLockRuntimeHints implements RuntimeHintsRegistrar {
 		new BindingReflectionHintsRegistrar().registerReflectionHints(reflection, LocksEndpoint.LocksDescriptor.class,
 				LocksEndpoint.LockDescriptor.class, LocalHandoffDescriptor.class, LocalHandoffDescriptor.TenureDescriptor.class,
 				LockQueuesDescriptor.class, LockQueuesDescriptor.KeyQueue.class, LockQueuesDescriptor.Participant.class,
-				LockRevocation.RevokedHolder.class);
+				LockRevocation.RevokedHolder.class, DeadlockDescriptor.class, DeadlockDescriptor.PartyDescriptor.class,
+				DeadlockDescriptor.EdgeDescriptor.class, DeadlockDescriptor.LockRefDescriptor.class);
 		for (String className : LOOKED_UP_BY_NAME) {
 			reflection.registerTypeIfPresent(classLoader, className);
 		}

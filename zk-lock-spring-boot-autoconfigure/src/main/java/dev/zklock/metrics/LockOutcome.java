@@ -3,6 +3,7 @@ package dev.zklock.metrics;
 import java.util.Locale;
 import java.util.concurrent.CancellationException;
 
+import dev.zklock.LockDeadlockException;
 import dev.zklock.annotation.OnTimeout;
 import dev.zklock.aop.DistributedLockInterceptor;
 import dev.zklock.aop.LockOperation;
@@ -37,7 +38,13 @@ public enum LockOutcome {
 	 * The thread was interrupted while waiting, or an asynchronous acquisition was
 	 * cancelled (its future cancelled, or its subscription disposed) while waiting.
 	 */
-	INTERRUPTED;
+	INTERRUPTED,
+
+	/**
+	 * The wait was the victim of a deadlock: it failed with a
+	 * {@link LockDeadlockException} so that the other waits of its cycle go on.
+	 */
+	DEADLOCK;
 
 	private final String tag = name().toLowerCase(Locale.ROOT);
 
@@ -66,7 +73,7 @@ public enum LockOutcome {
 	/**
 	 * The outcome of an acquisition that failed on the current thread.
 	 * @param failure what the manager threw
-	 * @return {@link #INTERRUPTED} or {@link #ERROR}
+	 * @return {@link #INTERRUPTED}, {@link #DEADLOCK} or {@link #ERROR}
 	 */
 	static LockOutcome failed(Throwable failure) {
 		if (Thread.currentThread().isInterrupted()) {
@@ -79,13 +86,16 @@ public enum LockOutcome {
 	 * The outcome of an asynchronous acquisition that failed, on whatever thread
 	 * reports it.
 	 * @param failure what the acquisition completed with
-	 * @return {@link #INTERRUPTED} when it was cancelled or interrupted, else
-	 * {@link #ERROR}
+	 * @return {@link #INTERRUPTED} when it was cancelled or interrupted,
+	 * {@link #DEADLOCK} when it was a deadlock's victim, else {@link #ERROR}
 	 */
 	static LockOutcome failedAsync(Throwable failure) {
 		for (Throwable current = failure; current != null; current = current.getCause()) {
 			if (current instanceof InterruptedException || current instanceof CancellationException) {
 				return INTERRUPTED;
+			}
+			if (current instanceof LockDeadlockException) {
+				return DEADLOCK;
 			}
 		}
 		return ERROR;

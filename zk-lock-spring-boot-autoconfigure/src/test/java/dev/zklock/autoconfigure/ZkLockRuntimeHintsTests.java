@@ -12,6 +12,7 @@ import org.springframework.aot.hint.TypeReference;
 import org.springframework.aot.hint.predicate.RuntimeHintsPredicates;
 import org.springframework.beans.factory.aot.AotServices;
 
+import dev.zklock.actuate.DeadlockDescriptor;
 import dev.zklock.actuate.LocalHandoffDescriptor;
 import dev.zklock.actuate.LockQueuesDescriptor;
 import dev.zklock.actuate.LocksEndpoint;
@@ -43,7 +44,9 @@ class ZkLockRuntimeHintsTests {
 	void theLocksEndpointsJsonCanBeWritten() throws Exception {
 		for (Class<?> type : new Class<?>[] { LocksEndpoint.LocksDescriptor.class, LocksEndpoint.LockDescriptor.class,
 				LocalHandoffDescriptor.class, LocalHandoffDescriptor.TenureDescriptor.class, LockQueuesDescriptor.class,
-				LockQueuesDescriptor.KeyQueue.class, LockQueuesDescriptor.Participant.class }) {
+				LockQueuesDescriptor.KeyQueue.class, LockQueuesDescriptor.Participant.class, DeadlockDescriptor.class,
+				DeadlockDescriptor.PartyDescriptor.class, DeadlockDescriptor.EdgeDescriptor.class,
+				DeadlockDescriptor.LockRefDescriptor.class }) {
 			assertThat(RuntimeHintsPredicates.reflection().onType(type)).as(type.getName()).accepts(this.hints);
 		}
 		assertThat(RuntimeHintsPredicates.reflection()

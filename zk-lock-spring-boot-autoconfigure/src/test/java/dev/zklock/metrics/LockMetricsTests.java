@@ -211,7 +211,7 @@ class LockMetricsTests {
 			});
 	}
 
-	private static MeterRegistry failingRegistry() {
+	static MeterRegistry failingRegistry() {
 		SimpleMeterRegistry registry = new SimpleMeterRegistry();
 		registry.config().meterFilter(new MeterFilter() {
 
