@@ -1,5 +1,6 @@
 package dev.zklock;
 
+import java.time.Duration;
 import java.util.List;
 
 import org.jspecify.annotations.Nullable;
@@ -111,6 +112,28 @@ public interface LockHandle extends LockContext, AutoCloseable {
 		if (!isHeld()) {
 			throw new LockLostException("Lock '" + name() + "' is not held", name(), null);
 		}
+	}
+
+	/**
+	 * Extend the hold: its {@link LockRequest#maxHold() maxHold} runs again from
+	 * now, on the same timer as the one set at the grant, so a job that learns it
+	 * needs longer can say so. A lock taken without a maxHold (and without
+	 * {@code zk-lock.max-hold}) gets one. A re-entered lock is one hold: extending
+	 * any of its handles extends it. A READ taken inside this thread's WRITE is a
+	 * hold of its own, extended through its own handle. A lock in doubt is extended
+	 * too: it may be held again, and if it is lost instead, the loss is told as
+	 * usual.
+	 * @param maxHold how long from now the lock may still be held, positive; the
+	 * lock's {@code minHold}, if any, must have no longer than that to run
+	 * @throws LockLostException when the lock was never acquired, was released,
+	 * lost, or reached its maxHold before this call
+	 * @throws IllegalArgumentException when {@code maxHold} is zero or negative, or
+	 * shorter than what is left of the lock's {@code minHold}
+	 * @throws NullPointerException when {@code maxHold} is {@code null}
+	 * @throws UnsupportedOperationException when the lock cannot be extended
+	 */
+	default void extendMaxHold(Duration maxHold) {
+		throw new UnsupportedOperationException("Lock '" + name() + "' cannot extend its maxHold");
 	}
 
 	/**

@@ -2,10 +2,14 @@ package dev.zklock.core;
 
 import org.jspecify.annotations.Nullable;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import dev.zklock.LockContext;
 import dev.zklock.LockLossReason;
@@ -20,6 +24,8 @@ import dev.zklock.core.LockRegistry.Hold;
  * released.
  */
 abstract class AbstractLockContext implements LockContext {
+
+	private static final Logger logger = LoggerFactory.getLogger(AbstractLockContext.class);
 
 	private static final String IN_DOUBT_AFTER_PAUSE = " is in doubt: this process was silent (paused) for longer "
 			+ "than is safe for its ZooKeeper session, which may have expired meanwhile. Do not write what it "
@@ -40,6 +46,9 @@ abstract class AbstractLockContext implements LockContext {
 
 	private static final String TAKEN_AWAY_ADVICE = " and another process may hold it now. Abandon the work it "
 			+ "protects; a resource that checks fencing tokens rejects this holder's late writes";
+
+	private static final String ENDED_BEFORE_EXTENSION = " reached its maxHold, or was released or given up, before "
+			+ "it could be extended: it is being taken away";
 
 	private static final String LOST_ADVICE = "): another process may hold it now. Abandon the work it protects; a "
 			+ "resource that checks fencing tokens rejects this holder's late writes";
@@ -156,6 +165,72 @@ abstract class AbstractLockContext implements LockContext {
 	}
 
 	/**
+	 * Extend the hold of every key of this handle: each key's maxHold runs from now
+	 * (a key taken without one gets one), and when {@code minHold} is given, each
+	 * key is kept at least that long from now. A key in doubt is extended too: it may
+	 * be held again, and if it is lost instead, the loss is told as usual.
+	 * @param timers the engine's hold timers
+	 * @param maxHold how long from now the lock may still be held, positive
+	 * @param minHold how long from now the lock is kept at least, or {@code null} to
+	 * leave the shortest hold as it is
+	 * @throws NullPointerException when {@code maxHold} is {@code null}
+	 * @throws IllegalArgumentException when a duration is out of range
+	 * @throws LockLostException when the lock was never acquired, was released, or
+	 * a key is lost or being taken away
+	 */
+	final void extend(HoldTimers timers, Duration maxHold, @Nullable Duration minHold) {
+		checkExtension(maxHold, minHold);
+		if (!this.acquired) {
+			throw new LockLostException("Lock '" + this.name + "' " + describeKeys()
+					+ " was never acquired, so it cannot be extended; check isAcquired() first", this.name, null);
+		}
+		if (this.released) {
+			throw new LockLostException("Lock '" + this.name + "' " + describeKeys() + " was released already, so "
+					+ "it cannot be extended; extend it before releasing it", this.name, null);
+		}
+		for (Hold hold : this.holds) {
+			LockState state = hold.state();
+			if (!LockRegistry.Entry.OWNED.contains(state)) {
+				throw new LockLostException(describeLoss(hold, state), this.name, hold.key());
+			}
+		}
+		Hold ended = timers.extend(this.name, this.holds, maxHold, minHold);
+		if (ended != null) {
+			LockState state = ended.state();
+			String message = LockRegistry.Entry.OWNED.contains(state) ? describeKey(ended)
+				.append(ENDED_BEFORE_EXTENSION)
+				.append(TAKEN_AWAY_ADVICE)
+				.toString() : describeLoss(ended, state);
+			throw new LockLostException(message, this.name, ended.key());
+		}
+		if (logger.isDebugEnabled()) {
+			logger.debug("Lock '{}' {} extended: maxHold {} from now{}", this.name, describeKeys(), maxHold,
+					(minHold != null) ? ", minHold " + minHold + " from now" : "");
+		}
+	}
+
+	private void checkExtension(Duration maxHold, @Nullable Duration minHold) {
+		if (maxHold == null) {
+			throw new NullPointerException("Lock '" + this.name + "': the maxHold to extend it by must not be null; "
+					+ "pass how long from now the lock may still be held, such as Duration.ofMinutes(5)");
+		}
+		if (maxHold.isNegative() || maxHold.isZero()) {
+			throw new IllegalArgumentException("Lock '" + this.name + "': the maxHold to extend it by must be "
+					+ "positive, got " + maxHold + "; pass how long from now the lock may still be held, such as "
+					+ "Duration.ofMinutes(5), or release the lock when its work is done");
+		}
+		if (minHold != null && minHold.isNegative()) {
+			throw new IllegalArgumentException("Lock '" + this.name + "': the minHold to extend it by must not be "
+					+ "negative, got " + minHold + "; pass 0 to keep the shortest hold as it is");
+		}
+		if (minHold != null && minHold.compareTo(maxHold) > 0) {
+			throw new IllegalArgumentException("Lock '" + this.name + "': the minHold to extend it by, " + minHold
+					+ ", is longer than its maxHold " + maxHold + ": the lock would be taken away before it may be "
+					+ "released; lower minHold or raise maxHold");
+		}
+	}
+
+	/**
 	 * The keys held, in the order they were locked.
 	 */
 	final List<Hold> holds() {
@@ -210,15 +285,7 @@ abstract class AbstractLockContext implements LockContext {
 	// A StringBuilder, not '+': the first failure after a pause must not spend milliseconds of a resumed
 	// process's CPU linking string concatenations (invokedynamic), which '+' does on each site's first use
 	private String describeLoss(Hold hold, LockState state) {
-		StringBuilder message = new StringBuilder(320).append("Lock '")
-			.append(this.name)
-			.append("' key '")
-			.append(LockPaths.abbreviate(hold.key()))
-			.append("' (")
-			.append(hold.describeMode())
-			.append(", fencing token ")
-			.append(hold.fencingToken())
-			.append(')');
+		StringBuilder message = describeKey(hold);
 		if (state == LockState.IN_DOUBT && hold.inDoubtAfterPause()) {
 			return message.append(IN_DOUBT_AFTER_PAUSE).toString();
 		}
@@ -235,6 +302,19 @@ abstract class AbstractLockContext implements LockContext {
 			return message.append(GIVEN_UP_AT_SHUTDOWN).append(TAKEN_AWAY_ADVICE).toString();
 		}
 		return message.append(" was lost (").append(hold.lossReason()).append(LOST_ADVICE).toString();
+	}
+
+	// The key as loss messages name it: lock, key, mode and fencing token
+	private StringBuilder describeKey(Hold hold) {
+		return new StringBuilder(320).append("Lock '")
+			.append(this.name)
+			.append("' key '")
+			.append(LockPaths.abbreviate(hold.key()))
+			.append("' (")
+			.append(hold.describeMode())
+			.append(", fencing token ")
+			.append(hold.fencingToken())
+			.append(')');
 	}
 
 	private String describeKeys() {

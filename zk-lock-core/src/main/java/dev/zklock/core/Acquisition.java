@@ -14,6 +14,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.zklock.LockConnectionException;
 import dev.zklock.LockDeadlockException;
 import dev.zklock.LockException;
 import dev.zklock.annotation.LockMode;
@@ -482,10 +483,18 @@ final class Acquisition {
 		// not waited for, as in giveUp
 		endPublished();
 		Throwable cause = LockEngine.unwrap(ex);
-		LockException failure = (cause instanceof LockException lockException) ? lockException
-				: new LockException("Could not acquire lock '" + this.name + "' key '"
-						+ LockPaths.abbreviate(target.key()) + "' in " + describeMode() + " mode at " + target.path()
-						+ ": " + cause + "; " + FailureAdvice.forFailure(cause, this.parts.basePath()), cause);
+		LockException failure;
+		if (cause instanceof LockException lockException) {
+			failure = lockException;
+		}
+		else {
+			String message = "Could not acquire lock '" + this.name + "' key '" + LockPaths.abbreviate(target.key())
+					+ "' in " + describeMode() + " mode at " + target.path() + ": " + cause + "; "
+					+ FailureAdvice.forFailure(cause, this.parts.basePath());
+			// typed, so that a caller (an adapter) can tell an outage, worth a retry, from a refusal
+			failure = FailureAdvice.isConnectionProblem(cause) ? new LockConnectionException(message, cause)
+					: new LockException(message, cause);
+		}
 		CleanupWait.then(this.parts.reachability(), this.parts.timer(), this.name,
 				List.of(attempt.removed(), this.parts.releases().release(holds)), true,
 				() -> this.result.completeExceptionally(failure));

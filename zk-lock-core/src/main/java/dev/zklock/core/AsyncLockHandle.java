@@ -1,11 +1,15 @@
 package dev.zklock.core;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.zklock.LockContext;
 import dev.zklock.LockException;
+import dev.zklock.LockLostException;
 import dev.zklock.annotation.LockMode;
 import dev.zklock.core.LockRegistry.Hold;
 
@@ -51,6 +55,48 @@ public final class AsyncLockHandle extends AbstractLockContext {
 			}
 		}
 		return false;
+	}
+
+	/**
+	 * Extend the hold, from any thread: its maxHold runs again from now, as
+	 * {@link dev.zklock.LockHandle#extendMaxHold(Duration)} describes. Extending
+	 * needs no call to ZooKeeper, so the answer comes at once.
+	 * @param maxHold how long from now the lock may still be held, positive
+	 * @return completed once extended, or exceptionally with a
+	 * {@link LockLostException} when the lock was never acquired, was released,
+	 * lost, or reached its maxHold before this call, or with an
+	 * {@link IllegalArgumentException} when {@code maxHold} is zero, negative or
+	 * shorter than what is left of the lock's {@code minHold}
+	 * @throws NullPointerException when {@code maxHold} is {@code null}
+	 */
+	public CompletableFuture<Void> extendMaxHold(Duration maxHold) {
+		return extendHold(maxHold, null);
+	}
+
+	/**
+	 * Extend the hold, from any thread, as {@link #extendMaxHold(Duration)} does,
+	 * and keep the lock at least {@code minHold} from now: a release that comes
+	 * sooner leaves its node until then. A shortest hold that ends later already is
+	 * kept. This is ShedLock's {@code extend(lockAtMostFor, lockAtLeastFor)}.
+	 * @param maxHold how long from now the lock may still be held, positive
+	 * @param minHold how long from now the lock is kept at least, not negative and
+	 * not longer than {@code maxHold}; 0 leaves the shortest hold as it is
+	 * @return as for {@link #extendMaxHold(Duration)}
+	 * @throws NullPointerException when {@code maxHold} is {@code null}
+	 */
+	public CompletableFuture<Void> extendMaxHold(Duration maxHold, Duration minHold) {
+		return extendHold(maxHold, Objects.requireNonNull(minHold, () -> "Lock '" + name()
+				+ "': the minHold to extend it by must not be null; pass Duration.ZERO to keep it as it is"));
+	}
+
+	private CompletableFuture<Void> extendHold(Duration maxHold, @Nullable Duration minHold) {
+		try {
+			extend(this.manager.holdTimers(), maxHold, minHold);
+			return CompletableFuture.completedFuture(null);
+		}
+		catch (LockLostException | IllegalArgumentException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
 	}
 
 	/**

@@ -313,6 +313,10 @@ public final class AsyncLockManager implements AutoCloseable {
 		return result;
 	}
 
+	HoldTimers holdTimers() {
+		return this.engine.holdTimers();
+	}
+
 	// A failure to start an acquisition, as the LockException the caller expects
 	static LockException startFailure(LockRequest request, Throwable cause) {
 		return (cause instanceof LockException lockException) ? lockException

@@ -1,5 +1,6 @@
 package dev.zklock.core;
 
+import java.time.Duration;
 import java.util.List;
 
 import dev.zklock.LockContextHolder;
@@ -36,6 +37,11 @@ final class CuratorLockHandle extends AbstractLockContext implements LockHandle 
 	@Override
 	public LockMode mode() {
 		return this.mode;
+	}
+
+	@Override
+	public void extendMaxHold(Duration maxHold) {
+		extend(this.manager.holdTimers(), maxHold, null);
 	}
 
 	@Override

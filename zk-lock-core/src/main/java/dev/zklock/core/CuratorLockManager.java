@@ -340,6 +340,10 @@ public final class CuratorLockManager implements LockManager, AutoCloseable {
 
 	// ---- The blocking path: each thread's slots, the wait, and the release
 
+	HoldTimers holdTimers() {
+		return this.engine.holdTimers();
+	}
+
 	/**
 	 * The ZooKeeper path of a lock.
 	 * @param name the lock name

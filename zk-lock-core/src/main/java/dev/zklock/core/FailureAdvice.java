@@ -3,6 +3,8 @@ package dev.zklock.core;
 import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
+import java.util.EnumSet;
+import java.util.Set;
 import java.util.concurrent.TimeoutException;
 
 import org.apache.zookeeper.KeeperException;
@@ -14,7 +16,31 @@ import org.apache.zookeeper.KeeperException;
  */
 final class FailureAdvice {
 
+	// the result codes of a connection problem: running the call again once connected may succeed
+	private static final Set<KeeperException.Code> CONNECTION_CODES = EnumSet.of(KeeperException.Code.CONNECTIONLOSS,
+			KeeperException.Code.SESSIONEXPIRED, KeeperException.Code.OPERATIONTIMEOUT,
+			KeeperException.Code.SESSIONMOVED, KeeperException.Code.NOTREADONLY, KeeperException.Code.SYSTEMERROR,
+			KeeperException.Code.REQUESTTIMEOUT, KeeperException.Code.THROTTLEDOP);
+
 	private FailureAdvice() {
+	}
+
+	/**
+	 * Whether a failure is a problem of the connection, by the first
+	 * {@link KeeperException} among its causes, else by an I/O error or timeout
+	 * among them, as {@link #forFailure} tells it.
+	 * @param failure the failure
+	 * @return whether it is
+	 */
+	static boolean isConnectionProblem(Throwable failure) {
+		boolean connection = false;
+		for (Throwable current = failure; current != null; current = current.getCause()) {
+			if (current instanceof KeeperException keeperException) {
+				return CONNECTION_CODES.contains(keeperException.code());
+			}
+			connection |= current instanceof IOException || current instanceof TimeoutException;
+		}
+		return connection;
 	}
 
 	/**
@@ -27,14 +53,12 @@ final class FailureAdvice {
 	 * @return one sentence, starting in lower case
 	 */
 	static String forFailure(Throwable failure, String basePath) {
-		boolean connection = false;
 		for (Throwable current = failure; current != null; current = current.getCause()) {
 			if (current instanceof KeeperException keeperException) {
 				return forCode(keeperException.code(), keeperException.getPath(), basePath);
 			}
-			connection |= current instanceof IOException || current instanceof TimeoutException;
 		}
-		if (connection) {
+		if (isConnectionProblem(failure)) {
 			return forCode(null, null, basePath);
 		}
 		return "the request failed in the client before ZooKeeper answered (" + failure.getClass().getSimpleName()
@@ -54,11 +78,11 @@ final class FailureAdvice {
 		if (code == null) {
 			return "check the ZooKeeper connection (zk-lock.connect-string)";
 		}
+		if (CONNECTION_CODES.contains(code)) {
+			return "a connection problem (" + code + "): check the ZooKeeper connection (zk-lock.connect-string) and "
+					+ "the servers' health";
+		}
 		return switch (code) {
-			case CONNECTIONLOSS, SESSIONEXPIRED, OPERATIONTIMEOUT, SESSIONMOVED, NOTREADONLY, SYSTEMERROR,
-					REQUESTTIMEOUT, THROTTLEDOP ->
-				"a connection problem (" + code + "): check the ZooKeeper connection (zk-lock.connect-string) and "
-						+ "the servers' health";
 			case NOAUTH -> "ZooKeeper refused access to " + node + " (NoAuth): an ACL of another identity protects "
 					+ "it, so set zk-lock.auth.scheme and zk-lock.auth.credentials to the credentials of the "
 					+ "applications that share these locks, or use a zk-lock.base-path of your own";

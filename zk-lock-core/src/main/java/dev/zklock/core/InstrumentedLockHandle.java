@@ -2,6 +2,7 @@ package dev.zklock.core;
 
 import org.jspecify.annotations.Nullable;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -72,6 +73,11 @@ final class InstrumentedLockHandle implements LockHandle {
 	@Override
 	public void assertHeld() {
 		this.delegate.assertHeld();
+	}
+
+	@Override
+	public void extendMaxHold(Duration maxHold) {
+		this.delegate.extendMaxHold(maxHold);
 	}
 
 	@Override

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
@@ -382,7 +381,7 @@ public final class LockRegistry {
 		volatile boolean abandoned;
 
 		// takes the lock away when it is held longer than its cap
-		private volatile @Nullable ScheduledFuture<?> capTimer;
+		private final HoldCap cap = new HoldCap();
 
 		// the shortest hold, null for none
 		volatile @Nullable MinHold minHold;
@@ -439,8 +438,8 @@ public final class LockRegistry {
 			this.abandoned = true;
 		}
 
-		void capTimer(ScheduledFuture<?> timer) {
-			this.capTimer = timer;
+		HoldCap cap() {
+			return this.cap;
 		}
 
 		@Nullable MinHold minHold() {
@@ -461,10 +460,7 @@ public final class LockRegistry {
 		}
 
 		void cancelCap() {
-			ScheduledFuture<?> timer = this.capTimer;
-			if (timer != null) {
-				timer.cancel(false);
-			}
+			this.cap.end();
 		}
 
 		void wantWatch() {

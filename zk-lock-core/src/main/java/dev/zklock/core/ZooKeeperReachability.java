@@ -11,7 +11,7 @@ import org.apache.curator.framework.state.ConnectionStateListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.zklock.LockException;
+import dev.zklock.LockConnectionException;
 
 /**
  * Whether ZooKeeper answers this client, as Curator's connection states tell it:
@@ -133,8 +133,8 @@ public final class ZooKeeperReachability {
 	 * @param mode the mode, as the message names it
 	 * @return the failure
 	 */
-	LockException failure(String name, @Nullable String key, String mode) {
-		return new LockException("Lock '" + name + "' key '" + LockPaths.abbreviate(key) + "' was not acquired in "
+	LockConnectionException failure(String name, @Nullable String key, String mode) {
+		return new LockConnectionException("Lock '" + name + "' key '" + LockPaths.abbreviate(key) + "' was not acquired in "
 				+ mode + " mode: " + describe() + ", so zk-lock ended the wait by its deadline rather than wait for "
 				+ "Curator's reconnection and retries. Nothing is held; a node created meanwhile is deleted once the "
 				+ "connection is back. Check that ZooKeeper runs and that zk-lock.connect-string points at it, then "

@@ -28,8 +28,9 @@
  * and a held key as its holder sees it.</li>
  * <li>{@code HoldRelease}: how a hold ends: released by its work (kept until its
  * minHold has passed), or taken away (shutdown, maxHold, revocation).</li>
- * <li>{@code HoldTimers} / {@code MinHold}: the maxHold cap, the minHold, and the
- * arming of the revocation watch.</li>
+ * <li>{@code HoldTimers} / {@code HoldCap} / {@code MinHold}: the maxHold cap
+ * (re-armed when a holder extends it), the minHold, and the arming of the
+ * revocation watch.</li>
  * <li>{@code EngineTimer}: the engine's one timer thread.</li>
  * <li>{@code ConnectionLossHandler} / {@code LossAnnouncer}: keep the registry in
  * line with the connection (IN_DOUBT, LOST), and announce every loss.</li>

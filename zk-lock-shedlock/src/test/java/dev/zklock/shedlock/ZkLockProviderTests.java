@@ -9,6 +9,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import net.javacrumbs.shedlock.core.DefaultLockingTaskExecutor;
+import net.javacrumbs.shedlock.core.ExtensibleLockProvider;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.LockProvider;
 import net.javacrumbs.shedlock.core.SimpleLock;
@@ -33,7 +34,6 @@ import dev.zklock.shedlock.autoconfigure.ZkLockShedLockAutoConfiguration;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
-import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -135,11 +135,79 @@ class ZkLockProviderTests {
 	}
 
 	@Test
-	void extendIsNotSupported() {
+	void extendWhileHeldKeepsTheLockPastItsFirstLockAtMostForAndSpendsTheOldLock() {
 		this.runner.run((context) -> {
-			SimpleLock held = context.getBean(LockProvider.class).lock(config("extend", Duration.ZERO)).orElseThrow();
-			assertThatExceptionOfType(UnsupportedOperationException.class)
-				.isThrownBy(() -> held.extend(AT_MOST, Duration.ZERO));
+			LockProvider provider = context.getBean(LockProvider.class);
+			assertThat(provider).isInstanceOf(ExtensibleLockProvider.class);
+			SimpleLock held = provider.lock(new LockConfiguration(Instant.now(), "extend", Duration.ofMillis(400),
+					Duration.ZERO)).orElseThrow();
+			LockContext lockContext = LockContext.current();
+			SimpleLock extended = held.extend(AT_MOST, Duration.ZERO).orElseThrow();
+			// well past the first lockAtMostFor, the lock is still this holder's
+			await().during(Duration.ofMillis(1200)).atMost(Duration.ofSeconds(10)).until(lockContext::isHeld);
+			assertThat(provider.lock(config("extend", Duration.ZERO))).isEmpty();
+			assertThat(this.losses).isEmpty();
+			// ShedLock's rule: the extended lock takes no other call
+			assertThatIllegalStateException().isThrownBy(held::unlock).withMessageContaining("'extend'");
+			assertThatIllegalStateException().isThrownBy(() -> held.extend(AT_MOST, Duration.ZERO));
+			extended.unlock();
+			assertThat(LockContext.find()).as("no context is left after unlock").isEmpty();
+			takeAgain(provider, config("extend", Duration.ZERO)).unlock();
+		});
+	}
+
+	@Test
+	void extendWithLockAtLeastForKeepsTheLockAfterUnlock() {
+		this.runner.run((context) -> {
+			LockProvider provider = context.getBean(LockProvider.class);
+			long extendedAt = System.nanoTime();
+			SimpleLock extended = provider.lock(config("extend-at-least", Duration.ZERO)).orElseThrow()
+				.extend(AT_MOST, Duration.ofMillis(600))
+				.orElseThrow();
+			extended.unlock();
+			assertThat(provider.lock(config("extend-at-least", Duration.ZERO))).as("within lockAtLeastFor")
+				.isEmpty();
+			SimpleLock next = takeAgain(provider, config("extend-at-least", Duration.ZERO));
+			assertThat(System.nanoTime() - extendedAt).isGreaterThanOrEqualTo(Duration.ofMillis(600).toNanos());
+			next.unlock();
+		});
+	}
+
+	@Test
+	void extendAfterTheLockIsLostIsEmptyAndLeavesNothingHeld() {
+		this.runner.run((context) -> {
+			LockProvider provider = context.getBean(LockProvider.class);
+			SimpleLock held = provider.lock(new LockConfiguration(Instant.now(), "extend-lost", Duration.ofMillis(300),
+					Duration.ZERO)).orElseThrow();
+			await().atMost(Duration.ofSeconds(10)).until(() -> this.losses.contains("extend-lost:MAX_HOLD_EXCEEDED"));
+			assertThat(held.extend(AT_MOST, Duration.ZERO)).isEmpty();
+			assertThatIllegalStateException().isThrownBy(held::unlock);
+			CuratorLockManager manager = (CuratorLockManager) InstrumentedLockManager
+				.unwrap(context.getBean(LockManager.class));
+			await().atMost(Duration.ofSeconds(10)).until(() -> manager.getRegistry().snapshot().isEmpty());
+			takeAgain(provider, config("extend-lost", Duration.ZERO)).unlock();
+		});
+	}
+
+	@Test
+	void extendAfterUnlockThrowsIllegalStateException() {
+		this.runner.run((context) -> {
+			LockProvider provider = context.getBean(LockProvider.class);
+			SimpleLock held = provider.lock(config("extend-unlocked", Duration.ZERO)).orElseThrow();
+			held.unlock();
+			assertThatIllegalStateException().isThrownBy(() -> held.extend(AT_MOST, Duration.ZERO))
+				.withMessageContaining("'extend-unlocked'");
+			takeAgain(provider, config("extend-unlocked", Duration.ZERO)).unlock();
+		});
+	}
+
+	@Test
+	void extendWithAZeroLockAtMostForIsRefusedAndLeavesTheLockUsable() {
+		this.runner.run((context) -> {
+			LockProvider provider = context.getBean(LockProvider.class);
+			SimpleLock held = provider.lock(config("extend-zero", Duration.ZERO)).orElseThrow();
+			assertThatIllegalArgumentException().isThrownBy(() -> held.extend(Duration.ZERO, Duration.ZERO))
+				.withMessageContaining("lockAtMostFor");
 			held.unlock();
 		});
 	}

@@ -21,6 +21,12 @@ import dev.zklock.LockManager;
  * Each lock is re-entrant per thread, as {@code LockRegistryLeaderInitiator} needs,
  * and must be unlocked by the thread that locked it. Waiters are served in the order
  * they asked, across processes. A lock that is held is never expired.
+ * <p>
+ * While ZooKeeper is unreachable, the locks answer as {@link Lock} says rather
+ * than throw zk-lock's {@link dev.zklock.LockConnectionException}: a
+ * {@code tryLock} whose time runs out answers {@code false}, so
+ * {@code executeLocked(key, Duration, task)} throws its {@code TimeoutException};
+ * {@code lock()} waits until ZooKeeper is back.
  */
 public class ZkLockRegistry implements ExpirableLockRegistry<Lock> {
 
