@@ -23,6 +23,16 @@ public class ZkLockLeaderProperties {
 	 */
 	private List<String> roles = new ArrayList<>();
 
+	/**
+	 * Whether this instance competes for roles only while the application's readiness
+	 * is ACCEPTING_TRAFFIC: it joins once Spring Boot reports the application ready,
+	 * gives its roles up on REFUSING_TRAFFIC (a leader once its running @Leader
+	 * methods return) and joins again, at the back, when readiness returns. Applies
+	 * where Spring Boot's ApplicationAvailability bean is present; set to true
+	 * without it, startup fails.
+	 */
+	private boolean followReadiness = true;
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -37,6 +47,14 @@ public class ZkLockLeaderProperties {
 
 	public void setRoles(List<String> roles) {
 		this.roles = roles;
+	}
+
+	public boolean isFollowReadiness() {
+		return this.followReadiness;
+	}
+
+	public void setFollowReadiness(boolean followReadiness) {
+		this.followReadiness = followReadiness;
 	}
 
 }
