@@ -108,14 +108,23 @@ function showLeaders(leaders) {
 	}));
 }
 
+function showReadiness(readiness) {
+	const badge = document.getElementById('readiness');
+	badge.textContent = readiness || '?';
+	badge.className = 'badge ' + (readiness === 'ACCEPTING_TRAFFIC' ? 'UP' : 'OUT_OF_SERVICE');
+	document.getElementById('readiness-switch').textContent =
+		readiness === 'ACCEPTING_TRAFFIC' ? 'Refuse traffic' : 'Accept traffic';
+}
+
 async function refresh() {
 	try {
 		// one round of parallel requests, so that the tables show about the same moment
 		const names = Array.from(lockNames);
-		const [health, locks, leaders, ...queues] = await Promise.all([fetchJson('/actuator/health'),
-			fetchJson('/actuator/locks'), fetchJson('/actuator/leaders'),
+		const [health, locks, leaders, readiness, ...queues] = await Promise.all([fetchJson('/actuator/health'),
+			fetchJson('/actuator/locks'), fetchJson('/actuator/leaders'), fetchJson('/instance/readiness'),
 			...names.map((name) => fetchJson('/actuator/locks/' + encodeURIComponent(name)))]);
 		showHealth(health);
+		showReadiness(readiness);
 		showLocal(locks);
 		showLeaders(leaders);
 		showQueues(queues);
@@ -153,6 +162,12 @@ async function makeTraffic() {
 		+ ' turned away by a busy gateway';
 }
 
+document.getElementById('readiness-switch').addEventListener('click', async () => {
+	const accepting = document.getElementById('readiness').textContent === 'ACCEPTING_TRAFFIC';
+	const state = accepting ? 'REFUSING_TRAFFIC' : 'ACCEPTING_TRAFFIC';
+	const response = await fetch('/instance/readiness?state=' + state, { method: 'PUT' });
+	showReadiness(await response.json());
+});
 document.getElementById('traffic').addEventListener('click', () => {
 	makeTraffic().catch((e) => { document.getElementById('traffic-result').textContent = 'failed: ' + e.message; });
 });

@@ -7,8 +7,10 @@ public enum LeadershipRevocationReason {
 
 	/**
 	 * The instance gave the role up through
-	 * {@link LeaderElection#yieldLeadership(String)}; it joined the queue again at
-	 * the back.
+	 * {@link LeaderElection#yieldLeadership(String)}, and joined the queue again at
+	 * the back; or it stood aside because the application stopped accepting traffic
+	 * or a health group it follows stayed down, and joins again once that is over.
+	 * The node goes once the running {@code @Leader} methods have returned.
 	 */
 	YIELDED,
 

@@ -27,7 +27,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The scheduled expiry job: unpaid orders expire and give their stock back, and the
- * job skips its turns while another instance leads its role.
+ * job skips its turns while another instance leads its role, after this instance
+ * yielded or was taken out of readiness.
  */
 @SampleApplicationTest
 class OrderExpiryJobTests {
@@ -66,8 +67,21 @@ class OrderExpiryJobTests {
 
 	@Test
 	void theJobSkipsItsTurnWhileAnotherInstanceLeads() throws Exception {
+		assertTheJobMovesAndComesBack(() -> assertThat(this.election.yieldLeadership(OrderExpiryJob.NAME)).isTrue(),
+				() -> {
+				});
+	}
+
+	// what the dashboard's readiness button does
+	@Test
+	void takenOutOfReadinessTheInstanceHandsTheJobOverUntilItIsBack() throws Exception {
+		assertTheJobMovesAndComesBack(() -> switchReadiness("REFUSING_TRAFFIC"),
+				() -> switchReadiness("ACCEPTING_TRAFFIC"));
+	}
+
+	private void assertTheJobMovesAndComesBack(Runnable stepDown, Runnable comeBack) throws Exception {
 		assertThat(this.election.awaitLeadership(OrderExpiryJob.NAME, Duration.ofSeconds(30))).isTrue();
-		// another candidate queues up behind this instance and leads once this instance yields
+		// another candidate queues up behind this instance and leads once this instance steps down
 		CompletableFuture<AsyncLockHandle> other = this.asyncLocks.acquire(
 				LockRequest.named(CuratorLeaderElection.LOCK_NAME)
 					.keys(OrderExpiryJob.NAME)
@@ -75,24 +89,35 @@ class OrderExpiryJobTests {
 					.build());
 		await().atMost(Duration.ofSeconds(10))
 			.until(() -> this.leaders.role(OrderExpiryJob.NAME).candidates().size() == 1);
-		assertThat(this.election.yieldLeadership(OrderExpiryJob.NAME)).isTrue();
-		AsyncLockHandle leading = other.get(30, TimeUnit.SECONDS);
-		assertThat(leading.isAcquired()).isTrue();
 		long id;
 		try {
-			assertThat(this.election.isLeader(OrderExpiryJob.NAME)).isFalse();
-			long lastRun = lastRunId();
-			id = this.client.placeOrder("lisbon", "mug", 1).expect(201).body().get("id").asLong();
-			// several turns of the job pass (every 200 ms) and each one is skipped
-			await().during(Duration.ofSeconds(3))
-				.atMost(Duration.ofSeconds(10))
-				.until(() -> lastRunId() == lastRun && "RESERVED".equals(status(id)));
+			stepDown.run();
+			AsyncLockHandle leading = other.get(30, TimeUnit.SECONDS);
+			assertThat(leading.isAcquired()).isTrue();
+			try {
+				assertThat(this.election.isLeader(OrderExpiryJob.NAME)).isFalse();
+				long lastRun = lastRunId();
+				id = this.client.placeOrder("lisbon", "mug", 1).expect(201).body().get("id").asLong();
+				// several turns of the job pass (every 200 ms) and each one is skipped
+				await().during(Duration.ofSeconds(3))
+					.atMost(Duration.ofSeconds(10))
+					.until(() -> lastRunId() == lastRun && "RESERVED".equals(status(id)));
+			}
+			finally {
+				leading.release().get(30, TimeUnit.SECONDS);
+			}
 		}
 		finally {
-			leading.release().get(30, TimeUnit.SECONDS);
+			// the context is shared with other test classes
+			comeBack.run();
 		}
 		assertThat(this.election.awaitLeadership(OrderExpiryJob.NAME, Duration.ofSeconds(30))).isTrue();
 		await().atMost(Duration.ofSeconds(30)).until(() -> "EXPIRED".equals(status(id)));
+	}
+
+	private void switchReadiness(String state) {
+		assertThat(this.client.send("PUT", "instance/readiness?state=" + state, null).expect(200).body().asString())
+			.isEqualTo(state);
 	}
 
 	private long lastRunId() {

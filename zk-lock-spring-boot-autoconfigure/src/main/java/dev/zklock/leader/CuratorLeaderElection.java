@@ -2,11 +2,13 @@ package dev.zklock.leader;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -45,6 +47,11 @@ import dev.zklock.core.AsyncLockManager;
  * for a while, so a node deleted by another client (a revocation) ends the leadership at once. The instance joins the queue again, at
  * the back, once the connection is back. An instance built as a non-candidate
  * never joins, but can still tell who leads.
+ * <p>
+ * An instance can {@linkplain #standAside(String) stand aside} from every role,
+ * or from one, while a cause holds, such as readiness or a health group: it gives
+ * the leadership up as a yield does, stays out of the queue, and joins again at the
+ * back once no cause holds.
  */
 public final class CuratorLeaderElection implements LeaderElection {
 
@@ -74,6 +81,9 @@ public final class CuratorLeaderElection implements LeaderElection {
 	private final RoleCandidacy.Listener events;
 
 	private final LeadershipLosses losses;
+
+	// causes to stand aside from every role, given to each candidacy, including those added later
+	private final Set<String> asideForAll = new LinkedHashSet<>();
 
 	private volatile boolean running;
 
@@ -119,8 +129,14 @@ public final class CuratorLeaderElection implements LeaderElection {
 		if (problem != null) {
 			throw new IllegalArgumentException("Cannot take part in role '" + role + "': " + problem);
 		}
-		RoleCandidacy candidacy = this.candidacies.computeIfAbsent(role,
-				(name) -> new RoleCandidacy(name, this.locks, this.events, this.interruptOnLoss));
+		RoleCandidacy candidacy;
+		synchronized (this.asideForAll) {
+			candidacy = this.candidacies.computeIfAbsent(role, (name) -> {
+				RoleCandidacy created = new RoleCandidacy(name, this.locks, this.events, this.interruptOnLoss);
+				this.asideForAll.forEach(created::standAside);
+				return created;
+			});
+		}
 		if (isJoining()) {
 			candidacy.join();
 		}
@@ -133,8 +149,81 @@ public final class CuratorLeaderElection implements LeaderElection {
 		this.running = true;
 		this.client.getConnectionStateListenable().addListener(this.losses, this.executor);
 		if (this.candidate) {
+			synchronized (this.asideForAll) {
+				if (!this.asideForAll.isEmpty()) {
+					logger.info("Roles {} are joined once this instance no longer stands aside for: {}", roles(),
+							this.asideForAll);
+				}
+			}
 			this.candidacies.values().forEach(RoleCandidacy::join);
 		}
+	}
+
+	/**
+	 * Stand aside from every role, those added later included, while the cause
+	 * holds: give up the roles this instance leads (their nodes go once the running
+	 * {@code @Leader} methods have returned, with a {@code YIELDED} revocation) and
+	 * leave the queues.
+	 * @param cause why, as it is logged, such as
+	 * {@code "readiness not ACCEPTING_TRAFFIC"}
+	 */
+	public void standAside(String cause) {
+		synchronized (this.asideForAll) {
+			if (this.asideForAll.add(cause)) {
+				this.candidacies.values().forEach((candidacy) -> candidacy.standAside(cause));
+			}
+		}
+	}
+
+	/**
+	 * The cause given to {@link #standAside(String)} is over: each role joins again,
+	 * at the back, unless another cause holds for it.
+	 * @param cause the cause
+	 */
+	public void standAgain(String cause) {
+		synchronized (this.asideForAll) {
+			if (this.asideForAll.remove(cause)) {
+				this.candidacies.values().forEach((candidacy) -> candidacy.standAgain(cause));
+			}
+		}
+	}
+
+	/**
+	 * Stand aside from one role while the cause holds, as
+	 * {@link #standAside(String)} does for every role; no-op when it already does
+	 * for this cause.
+	 * @param role a role this instance takes part in
+	 * @param cause why, as it is logged
+	 * @throws IllegalArgumentException when the role is not one of {@link #roles()}
+	 */
+	public void standAside(String role, String cause) {
+		candidacy(role).standAside(cause);
+	}
+
+	/**
+	 * The cause given to {@link #standAside(String, String)} is over for the role;
+	 * no-op when it did not hold.
+	 * @param role a role this instance takes part in
+	 * @param cause the cause
+	 * @throws IllegalArgumentException when the role is not one of {@link #roles()}
+	 */
+	public void standAgain(String role, String cause) {
+		candidacy(role).standAgain(cause);
+	}
+
+	/**
+	 * The roles this instance stands aside from, and why.
+	 * @return the causes by role, only of roles with at least one
+	 */
+	public Map<String, Set<String>> standingAside() {
+		Map<String, Set<String>> aside = new TreeMap<>();
+		this.candidacies.forEach((role, candidacy) -> {
+			Set<String> causes = candidacy.asideCauses();
+			if (!causes.isEmpty()) {
+				aside.put(role, causes);
+			}
+		});
+		return aside;
 	}
 
 	/**
@@ -204,7 +293,18 @@ public final class CuratorLeaderElection implements LeaderElection {
 
 	@Override
 	public boolean awaitLeadership(String role, Duration timeout) throws InterruptedException {
-		return candidacy(role).await(timeout);
+		RoleCandidacy candidacy = candidacy(role);
+		boolean leading = candidacy.await(timeout);
+		Set<String> aside = candidacy.asideCauses();
+		if (!leading && aside.contains(LeadershipReadiness.CAUSE)) {
+			// the surprise of a runner that waits for leadership at startup
+			logger.warn("Waited {} in vain to lead role '{}': this instance stands aside for {}. Spring Boot reports "
+					+ "readiness ACCEPTING_TRAFFIC only after ApplicationRunners, CommandLineRunners and "
+					+ "ApplicationReadyEvent listeners, so waiting for leadership in them fails while "
+					+ "zk-lock.leader.follow-readiness is on; start the work from a LeadershipGrantedEvent listener",
+					timeout, role, aside);
+		}
+		return leading;
 	}
 
 	@Override

@@ -7,8 +7,8 @@ import dev.zklock.aop.AnnotatedMethodValidator;
 /**
  * Checks the {@link dev.zklock.annotation.Leader} methods of each bean when the
  * bean is created, so that a bad role name, return type or combination stops the
- * application at startup, and declares their roles, so that they are joined when
- * the application starts rather than on the first call.
+ * application at startup, and declares their roles and health groups, so that the
+ * roles are joined when the application starts rather than on the first call.
  */
 public class LeaderDeclarationValidator extends AnnotatedMethodValidator {
 
@@ -35,8 +35,14 @@ public class LeaderDeclarationValidator extends AnnotatedMethodValidator {
 	@Override
 	protected void check(Method method, Class<?> targetClass) {
 		LeaderMethod leaderMethod = this.leaderMethods.find(method, targetClass);
-		if (leaderMethod != null) {
+		if (leaderMethod == null) {
+			return;
+		}
+		if (leaderMethod.healthGroup().isEmpty()) {
 			this.roles.add(leaderMethod.role());
+		}
+		else {
+			this.roles.add(leaderMethod.role(), leaderMethod.healthGroup(), leaderMethod.description());
 		}
 	}
 

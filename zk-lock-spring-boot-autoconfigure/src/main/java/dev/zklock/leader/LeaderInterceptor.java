@@ -50,7 +50,8 @@ public class LeaderInterceptor implements MethodInterceptor {
 		}
 		CuratorLeaderElection election = this.election.get();
 		LeadershipTerm term = (election != null) ? election.term(method.role()) : null;
-		if (term == null || !term.isHeld()) {
+		// a yield deletes the node once the methods that entered have returned: none may enter after it
+		if (term == null || !term.isHeld() || (!method.suspending() && !term.enter())) {
 			if (logger.isDebugEnabled()) {
 				logger.debug("Not the leader of role '{}' (lock '{}' key '{}'); skipped {}", method.role(),
 						CuratorLeaderElection.LOCK_NAME, method.role(), method.description());
@@ -64,7 +65,6 @@ public class LeaderInterceptor implements MethodInterceptor {
 			// proceed() only creates the cold Mono; its body runs once Spring's proxy awaits it
 			return LeaderCoroutines.withinTerm(invocation.proceed(), term);
 		}
-		term.enter();
 		LockContextHolder.push(term);
 		try {
 			return invocation.proceed();

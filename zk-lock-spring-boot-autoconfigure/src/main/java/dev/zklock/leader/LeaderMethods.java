@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
@@ -37,6 +38,9 @@ public final class LeaderMethods {
 	private static final boolean coroutinesReactorPresent = ClassUtils
 		.isPresent("kotlinx.coroutines.reactor.MonoKt", LeaderMethods.class.getClassLoader())
 			&& ClassUtils.isPresent("reactor.core.publisher.Mono", LeaderMethods.class.getClassLoader());
+
+	// a group is one segment of the health endpoint's path
+	private static final Pattern HEALTH_GROUP_NAME = Pattern.compile("[^\\s/]+");
 
 	private final Map<Method, Optional<LeaderMethod>> cache = new ConcurrentHashMap<>(64);
 
@@ -79,6 +83,10 @@ public final class LeaderMethods {
 		if (roleProblem != null) {
 			problems.add(roleProblem);
 		}
+		if (!leader.healthGroup().isEmpty() && !HEALTH_GROUP_NAME.matcher(leader.healthGroup()).matches()) {
+			problems.add("its healthGroup '" + leader.healthGroup() + "' is not the name of a health group; name "
+					+ "one without white space or '/', as in management.endpoint.health.group.<name>.include");
+		}
 		if (AnnotatedElementUtils.hasAnnotation(method, DistributedLock.class)
 				|| AnnotatedElementUtils.hasAnnotation(ClassUtils.getUserClass(targetClass), DistributedLock.class)) {
 			problems.add("it also has @DistributedLock, which @Leader does not combine with; lock inside the "
@@ -96,7 +104,8 @@ public final class LeaderMethods {
 			throw new InvalidLockDeclarationException("@Leader(\"" + leader.value() + "\") on " + description
 					+ " cannot work: " + String.join("; ", problems));
 		}
-		return new LeaderMethod(method, description, leader.value(), skipValue, fencingTokenParameter, suspending);
+		return new LeaderMethod(method, description, leader.value(), leader.healthGroup(), skipValue,
+				fencingTokenParameter, suspending);
 	}
 
 	private static Supplier<Object> skipValue(Method method, List<String> problems) {

@@ -1,9 +1,10 @@
 package dev.zklock.leader;
 
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 import org.jspecify.annotations.Nullable;
 
@@ -31,7 +32,11 @@ final class LeadershipTerm implements LockContext {
 
 	private final Instant since;
 
-	private final Set<Thread> runners = ConcurrentHashMap.newKeySet();
+	// the threads running @Leader methods for this term, with how deep (a method may call another)
+	private final Map<Thread, Integer> runners = new HashMap<>();
+
+	// completes once the term has ended and no @Leader method runs for it
+	private final CompletableFuture<Void> idle = new CompletableFuture<>();
 
 	private volatile @Nullable LeadershipRevocationReason endReason;
 
@@ -56,14 +61,43 @@ final class LeadershipTerm implements LockContext {
 	}
 
 	/**
-	 * A {@code @Leader} method starts running on the current thread.
+	 * A {@code @Leader} method starts running on the current thread, unless the term
+	 * has ended.
+	 * @return whether it may run: false once the term has ended
 	 */
-	void enter() {
-		this.runners.add(Thread.currentThread());
+	synchronized boolean enter() {
+		if (this.endReason != null) {
+			return false;
+		}
+		this.runners.merge(Thread.currentThread(), 1, Integer::sum);
+		return true;
 	}
 
-	void exit() {
-		this.runners.remove(Thread.currentThread());
+	/**
+	 * A {@code @Leader} method that {@link #enter() entered} returns.
+	 */
+	synchronized void exit() {
+		Thread current = Thread.currentThread();
+		Integer depth = this.runners.get(current);
+		if (depth != null && depth > 1) {
+			this.runners.put(current, depth - 1);
+		}
+		else {
+			this.runners.remove(current);
+		}
+		if (this.endReason != null && this.runners.isEmpty()) {
+			this.idle.complete(null);
+		}
+	}
+
+	/**
+	 * Completes once the term has ended and the {@code @Leader} methods that ran for
+	 * it have returned, so that a yield deletes the node only then and the next
+	 * leader's runs never overlap this one's.
+	 * @return the future, completed on the thread of the last method to return
+	 */
+	CompletableFuture<Void> whenIdle() {
+		return this.idle;
 	}
 
 	/**
@@ -79,7 +113,10 @@ final class LeadershipTerm implements LockContext {
 		}
 		this.endReason = reason;
 		if (interrupt) {
-			this.runners.forEach(Thread::interrupt);
+			this.runners.keySet().forEach(Thread::interrupt);
+		}
+		if (this.runners.isEmpty()) {
+			this.idle.complete(null);
 		}
 		return true;
 	}

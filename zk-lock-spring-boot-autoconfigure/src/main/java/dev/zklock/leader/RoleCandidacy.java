@@ -2,6 +2,8 @@ package dev.zklock.leader;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 import org.jspecify.annotations.Nullable;
@@ -18,7 +20,8 @@ import dev.zklock.core.AsyncLockManager;
  * acquisition without a deadline while it waits, the {@link LeadershipTerm} while
  * it leads. Every change happens under the candidacy's monitor and bumps a
  * generation, so a result that arrives for an abandoned attempt only releases
- * what it got.
+ * what it got. While any cause to stand aside holds (readiness, a health group),
+ * the candidacy stays out of the queue.
  */
 final class RoleCandidacy {
 
@@ -38,6 +41,9 @@ final class RoleCandidacy {
 	private final Listener listener;
 
 	private final boolean interruptOnLoss;
+
+	// why this instance stays out of the queue for now; empty while it may compete
+	private final Set<String> asideCauses = new LinkedHashSet<>();
 
 	private long generation;
 
@@ -74,12 +80,51 @@ final class RoleCandidacy {
 	}
 
 	/**
-	 * Join the queue again after a loss, if still a candidate and not in it.
+	 * Join the queue again after a loss, if still a candidate, not standing aside
+	 * and not in it.
 	 */
 	synchronized void rejoin() {
-		if (this.active && this.pending == null && this.term == null) {
+		if (this.active && this.asideCauses.isEmpty() && this.pending == null && this.term == null) {
 			startAttempt();
 		}
+	}
+
+	/**
+	 * Stay out of the queue while the cause holds: give the leadership up (the node
+	 * goes once the running {@code @Leader} methods have returned) or leave the
+	 * queue.
+	 * @param cause why, as it is logged; {@link #standAgain(String)} ends it
+	 */
+	synchronized void standAside(String cause) {
+		boolean competing = this.asideCauses.isEmpty();
+		if (!this.asideCauses.add(cause) || !competing) {
+			return;
+		}
+		if (this.pending != null || this.term != null) {
+			logger.info("Standing aside from role '{}' (lock '{}' key '{}'): {}", this.role,
+					CuratorLeaderElection.LOCK_NAME, this.role, cause);
+		}
+		drop(LeadershipRevocationReason.YIELDED);
+	}
+
+	/**
+	 * A cause to stand aside is over: join again, at the back, once none holds.
+	 * @param cause a cause given to {@link #standAside(String)}
+	 */
+	synchronized void standAgain(String cause) {
+		if (this.asideCauses.remove(cause) && this.asideCauses.isEmpty() && this.active) {
+			logger.info("Joining the queue of role '{}' (lock '{}' key '{}'), after standing aside for: {}", this.role,
+					CuratorLeaderElection.LOCK_NAME, this.role, cause);
+			rejoin();
+		}
+	}
+
+	/**
+	 * Why this instance stands aside from the role.
+	 * @return the causes, empty while it competes
+	 */
+	synchronized Set<String> asideCauses() {
+		return Set.copyOf(this.asideCauses);
 	}
 
 	/**
@@ -114,6 +159,10 @@ final class RoleCandidacy {
 			return CompletableFuture.completedFuture(null);
 		}
 		this.listener.revoked(ended, reason);
+		if (reason == LeadershipRevocationReason.YIELDED) {
+			// told through the revocation and isHeld(); the next leader starts once the running methods return
+			return ended.whenIdle().thenCompose((idle) -> ended.handle().release());
+		}
 		return ended.handle().release();
 	}
 

@@ -45,6 +45,27 @@ final class LeadershipSnippets {
 
 	}
 
+	@Component
+	class Billing {
+
+		@Scheduled(fixedDelay = 1000)
+		@Leader(value = "billing", healthGroup = "billing")
+		public void bill() {
+			LockContext leadership = LockContext.current();
+			while (leadership.isHeld() && hasMoreInvoices()) {
+				sendNextInvoice(leadership.fencingToken());
+			}
+		}
+
+		private boolean hasMoreInvoices() {
+			return false;
+		}
+
+		private void sendNextInvoice(long token) {
+		}
+
+	}
+
 	static class Poller {
 
 		void start(String role, long token) {

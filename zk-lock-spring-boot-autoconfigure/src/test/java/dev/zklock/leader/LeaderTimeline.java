@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.function.Predicate;
 
 import dev.zklock.faults.WorkerEvents;
+import dev.zklock.testsupport.ZooKeeperWorkers;
 
 /**
  * What the application JVMs of a role reported, in order of arrival, and the
@@ -58,6 +59,33 @@ final class LeaderTimeline {
 	 */
 	synchronized void killed(String worker, long at) {
 		this.ends.put(worker, at);
+	}
+
+	/**
+	 * Start application JVMs that report here, each with {@code --id=} and
+	 * {@code --connect=}, and wait until each one is ready.
+	 * @param workers the workers' fixture
+	 * @param mainClass their main class
+	 * @param arguments their other arguments
+	 * @param startupMillis the longest wait for each
+	 * @param ids the workers' ids
+	 * @throws AssertionError with the worker's diagnostics when one is not ready in time
+	 */
+	void startWorkers(ZooKeeperWorkers workers, Class<?> mainClass, List<String> arguments, long startupMillis,
+			String... ids) throws InterruptedException {
+		for (String id : ids) {
+			List<String> all = new ArrayList<>(List.of("--id=" + id, "--connect=" + workers.connectString()));
+			all.addAll(arguments);
+			workers.start(id, mainClass, all, this::accept);
+		}
+		for (String id : ids) {
+			try {
+				await((event) -> event.type().equals("ready") && event.worker().equals(id), startupMillis);
+			}
+			catch (AssertionError ex) {
+				throw new AssertionError(workers.worker(id).diagnostics(), ex);
+			}
+		}
 	}
 
 	synchronized List<Event> events(String type) {

@@ -38,11 +38,8 @@ class LeadershipProcessTests {
 
 	private static final long STARTUP_MILLIS = 90_000;
 
-	private static final List<String> JVM_OPTIONS = List.of("-Xmx128m", "-Xss512k", "-XX:+UseSerialGC",
-			"-XX:TieredStopAtLevel=1", "-XX:-UsePerfData");
-
 	@RegisterExtension
-	static final ZooKeeperWorkers workers = new ZooKeeperWorkers(JVM_OPTIONS);
+	static final ZooKeeperWorkers workers = new ZooKeeperWorkers(LeaderWorker.JVM_OPTIONS);
 
 	private final LeaderTimeline timeline = new LeaderTimeline();
 
@@ -125,24 +122,8 @@ class LeadershipProcessTests {
 				second.at() - exitSent, third.at() - pausedAt, lost.reason());
 	}
 
-	private void startWorkers(String... ids) {
-		for (String id : ids) {
-			workers.start(id, LeaderWorker.class, List.of("--id=" + id, "--connect=" + workers.connectString()),
-					this.timeline::accept);
-		}
-		for (String id : ids) {
-			try {
-				this.timeline.await((event) -> event.type().equals("ready") && event.worker().equals(id),
-						STARTUP_MILLIS);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				throw new IllegalStateException(ex);
-			}
-			catch (AssertionError ex) {
-				throw new AssertionError(workers.worker(id).diagnostics(), ex);
-			}
-		}
+	private void startWorkers(String... ids) throws InterruptedException {
+		this.timeline.startWorkers(workers, LeaderWorker.class, List.of(), STARTUP_MILLIS, ids);
 	}
 
 	private static String describe(CuratorFramework client, String queue) throws Exception {
