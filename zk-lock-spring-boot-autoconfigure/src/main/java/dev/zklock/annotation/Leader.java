@@ -32,14 +32,14 @@ public @interface Leader {
 
 	/**
 	 * The health group this role follows instead of
-	 * {@code zk-lock.leader.health-group}: while the group is {@code DOWN} or
-	 * {@code OUT_OF_SERVICE} for longer than {@code zk-lock.leader.yield-after}, this
+	 * {@code zk-lock.leadership.health-group}: while the group is {@code DOWN} or
+	 * {@code OUT_OF_SERVICE} for longer than {@code zk-lock.leadership.yield-after}, this
 	 * instance gives the role up and stands aside; it joins again, at the back, once
 	 * the group is {@code UP}. The group must exist, as a
 	 * {@code management.endpoint.health.group.<name>} or one of Spring Boot's
 	 * probes groups ({@code liveness}, {@code readiness}). Every {@code @Leader}
 	 * method of a role that names a group must name the same one. Empty (the default)
-	 * follows {@code zk-lock.leader.health-group}, if set.
+	 * follows {@code zk-lock.leadership.health-group}, if set.
 	 * @return the health group's name, or empty
 	 */
 	String healthGroup() default "";

@@ -20,7 +20,7 @@ import dev.zklock.leader.LeadershipHealth;
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
  * Auto-configuration} for leadership that follows health groups
- * ({@code zk-lock.leader.health-group}, {@code @Leader(healthGroup = ...)}), read
+ * ({@code zk-lock.leadership.health-group}, {@code @Leader(healthGroup = ...)}), read
  * through Spring Boot's {@link HealthEndpoint}. Without that endpoint, a role that
  * follows a group fails startup.
  */
@@ -28,12 +28,12 @@ import dev.zklock.leader.LeadershipHealth;
 		afterName = "org.springframework.boot.health.autoconfigure.actuate.endpoint.HealthEndpointAutoConfiguration")
 @ConditionalOnBooleanProperty(name = "zk-lock.enabled", matchIfMissing = true)
 @ConditionalOnBean(CuratorLeaderElection.class)
-@EnableConfigurationProperties(ZkLockLeaderProperties.class)
+@EnableConfigurationProperties(ZkLockLeadershipProperties.class)
 public final class ZkLockLeaderHealthAutoConfiguration {
 
-	static final String HEALTH_GROUP = "zk-lock.leader.health-group";
+	static final String HEALTH_GROUP = "zk-lock.leadership.health-group";
 
-	private static final String YIELD_AFTER = "zk-lock.leader.yield-after";
+	private static final String YIELD_AFTER = "zk-lock.leadership.yield-after";
 
 	private static final String HEALTH_ENDPOINT = "org.springframework.boot.health.actuate.endpoint.HealthEndpoint";
 
@@ -45,7 +45,7 @@ public final class ZkLockLeaderHealthAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		LeadershipHealth zkLeadershipHealth(CuratorLeaderElection election, LeaderRoles roles, HealthEndpoint endpoint,
-				HealthEndpointGroups groups, ZkLockLeaderProperties properties) {
+				HealthEndpointGroups groups, ZkLockLeadershipProperties properties) {
 			String group = properties.getHealthGroup();
 			if (group != null && groups.get(group) == null) {
 				throw new InvalidZkLockPropertyException(HEALTH_GROUP, group,
@@ -56,7 +56,7 @@ public final class ZkLockLeaderHealthAutoConfiguration {
 			return new LeadershipHealth(election, roles, endpoint, groups, group, yieldAfter(properties));
 		}
 
-		private static Duration yieldAfter(ZkLockLeaderProperties properties) {
+		private static Duration yieldAfter(ZkLockLeadershipProperties properties) {
 			Duration yieldAfter = properties.getYieldAfter();
 			if (yieldAfter == null || yieldAfter.isNegative()) {
 				throw new InvalidZkLockPropertyException(YIELD_AFTER, ZkLockPropertiesValidator.format(yieldAfter),
@@ -76,7 +76,7 @@ public final class ZkLockLeaderHealthAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		LeaderHealthGroupsUnavailable zkLeaderHealthGroupsUnavailable(LeaderRoles roles,
-				ZkLockLeaderProperties properties) {
+				ZkLockLeadershipProperties properties) {
 			return new LeaderHealthGroupsUnavailable(roles, properties.getHealthGroup());
 		}
 

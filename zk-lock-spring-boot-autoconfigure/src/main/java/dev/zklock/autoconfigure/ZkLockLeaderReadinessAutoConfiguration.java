@@ -16,7 +16,7 @@ import dev.zklock.leader.LeadershipReadiness;
  * Auto-configuration} for leadership that follows the application's readiness:
  * where Spring Boot's {@link ApplicationAvailability} is present, roles are
  * competed for only while readiness is {@code ACCEPTING_TRAFFIC}. Turned off with
- * {@code zk-lock.leader.follow-readiness=false}; set to {@code true} where there is
+ * {@code zk-lock.leadership.follow-readiness=false}; set to {@code true} where there is
  * no {@code ApplicationAvailability}, it fails startup, as the instance would never
  * lead.
  */
@@ -26,7 +26,7 @@ import dev.zklock.leader.LeadershipReadiness;
 @ConditionalOnBean(CuratorLeaderElection.class)
 public final class ZkLockLeaderReadinessAutoConfiguration {
 
-	private static final String FOLLOW_READINESS = "zk-lock.leader.follow-readiness";
+	private static final String FOLLOW_READINESS = "zk-lock.leadership.follow-readiness";
 
 	// created with the context even under lazy initialization: the election starts before the first event
 	@Bean

@@ -301,7 +301,7 @@ public final class CuratorLeaderElection implements LeaderElection {
 			logger.warn("Waited {} in vain to lead role '{}': this instance stands aside for {}. Spring Boot reports "
 					+ "readiness ACCEPTING_TRAFFIC only after ApplicationRunners, CommandLineRunners and "
 					+ "ApplicationReadyEvent listeners, so waiting for leadership in them fails while "
-					+ "zk-lock.leader.follow-readiness is on; start the work from a LeadershipGrantedEvent listener",
+					+ "zk-lock.leadership.follow-readiness is on; start the work from a LeadershipGrantedEvent listener",
 					timeout, role, aside);
 		}
 		return leading;

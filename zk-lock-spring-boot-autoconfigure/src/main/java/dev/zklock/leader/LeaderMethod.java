@@ -11,7 +11,7 @@ import java.util.function.Supplier;
  * @param description the class, method and parameter types, for messages
  * @param role the role
  * @param healthGroup the health group that the declaration names, or empty to
- * follow {@code zk-lock.leader.health-group}
+ * follow {@code zk-lock.leadership.health-group}
  * @param skipValue supplies what a call on a non-leader returns
  * @param fencingTokenParameter the index of the {@code FencingToken} parameter,
  * or -1

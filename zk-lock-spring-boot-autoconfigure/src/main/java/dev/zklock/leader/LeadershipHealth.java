@@ -25,7 +25,7 @@ import dev.zklock.aop.InvalidLockDeclarationException;
 
 /**
  * Has each role follow its health group: the one its {@code @Leader} methods name,
- * else {@code zk-lock.leader.health-group}. While the group is {@code DOWN} or
+ * else {@code zk-lock.leadership.health-group}. While the group is {@code DOWN} or
  * {@code OUT_OF_SERVICE} for the yield-after or longer, this instance stands aside
  * from the role (a leader yields once its running {@code @Leader} methods return);
  * once the group is {@code UP} it joins again, at the back.
@@ -165,7 +165,7 @@ public final class LeadershipHealth implements SmartLifecycle {
 		Duration downFor = watch.downFor(now);
 		if (watch.observe(status, now)) {
 			if (watch.isAside()) {
-				logger.warn("Health group '{}' has been {} for {} (zk-lock.leader.yield-after={}): standing aside "
+				logger.warn("Health group '{}' has been {} for {} (zk-lock.leadership.yield-after={}): standing aside "
 						+ "from roles {}", group, status, downFor, this.yieldAfter, groupRoles);
 			}
 			else {

@@ -37,7 +37,7 @@ class ZkLockLeaderHealthAutoConfigurationTests {
 	@Test
 	void rolesFollowTheGroupOfTheirDeclarationElseTheProperty() {
 		this.contextRunner
-			.withPropertyValues("zk-lock.leader.health-group=zookeeper",
+			.withPropertyValues("zk-lock.leadership.health-group=zookeeper",
 					"management.endpoint.health.group.billing.include=zkLock")
 			.withBean(Billing.class)
 			.run((context) -> {
@@ -65,8 +65,8 @@ class ZkLockLeaderHealthAutoConfigurationTests {
 
 	@Test
 	void aGroupPropertyThatNamesNoGroupFails() {
-		assertFails(this.contextRunner.withPropertyValues("zk-lock.leader.health-group=billing"),
-				InvalidZkLockPropertyException.class, "zk-lock.leader.health-group",
+		assertFails(this.contextRunner.withPropertyValues("zk-lock.leadership.health-group=billing"),
+				InvalidZkLockPropertyException.class, "zk-lock.leadership.health-group",
 				"there is no health group of that name; the groups are [zookeeper]");
 	}
 
@@ -78,8 +78,8 @@ class ZkLockLeaderHealthAutoConfigurationTests {
 
 	@Test
 	void aGroupPropertyWithoutAHealthEndpointFails() {
-		assertFails(this.withoutHealthEndpoint.withPropertyValues("zk-lock.leader.health-group=zookeeper"),
-				InvalidZkLockPropertyException.class, "zk-lock.leader.health-group", "no health endpoint");
+		assertFails(this.withoutHealthEndpoint.withPropertyValues("zk-lock.leadership.health-group=zookeeper"),
+				InvalidZkLockPropertyException.class, "zk-lock.leadership.health-group", "no health endpoint");
 	}
 
 	@Test
@@ -103,8 +103,8 @@ class ZkLockLeaderHealthAutoConfigurationTests {
 
 	@Test
 	void aNegativeYieldAfterFails() {
-		assertFails(this.contextRunner.withPropertyValues("zk-lock.leader.yield-after=-1s"),
-				InvalidZkLockPropertyException.class, "zk-lock.leader.yield-after", "must not be negative");
+		assertFails(this.contextRunner.withPropertyValues("zk-lock.leadership.yield-after=-1s"),
+				InvalidZkLockPropertyException.class, "zk-lock.leadership.yield-after", "must not be negative");
 	}
 
 	private static void assertFails(ApplicationContextRunner runner, Class<? extends Throwable> type,

@@ -49,7 +49,7 @@ class ZkLockLeaderReadinessAutoConfigurationTests {
 
 	@Test
 	void turnedOffWithAProperty() {
-		this.contextRunner.withPropertyValues("zk-lock.leader.follow-readiness=false").run((context) -> {
+		this.contextRunner.withPropertyValues("zk-lock.leadership.follow-readiness=false").run((context) -> {
 			assertThat(context).hasNotFailed().doesNotHaveBean(LeadershipReadiness.class);
 			assertThat(context.getBean(CuratorLeaderElection.class).standingAside()).isEmpty();
 		});
@@ -57,11 +57,11 @@ class ZkLockLeaderReadinessAutoConfigurationTests {
 
 	@Test
 	void askedForWithoutApplicationAvailabilityStartupFails() {
-		this.withoutAvailability.withPropertyValues("zk-lock.leader.follow-readiness=true").run((context) -> {
+		this.withoutAvailability.withPropertyValues("zk-lock.leadership.follow-readiness=true").run((context) -> {
 			assertThat(context).hasFailed();
 			assertThat(context.getStartupFailure()).rootCause()
 				.isInstanceOf(InvalidZkLockPropertyException.class)
-				.hasMessageContaining("zk-lock.leader.follow-readiness")
+				.hasMessageContaining("zk-lock.leadership.follow-readiness")
 				.hasMessageContaining("no ApplicationAvailability bean");
 		});
 	}

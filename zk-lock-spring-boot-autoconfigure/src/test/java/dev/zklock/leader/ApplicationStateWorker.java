@@ -58,8 +58,8 @@ public final class ApplicationStateWorker {
 		Map<String, String> arguments = WorkerApplications.arguments(args);
 		String id = arguments.get("id");
 		Map<String, Object> properties = WorkerApplications.properties(arguments, BASE_PATH);
-		properties.put("zk-lock.leader.health-group", HEALTH_GROUP);
-		properties.put("zk-lock.leader.yield-after", arguments.get("yield-after"));
+		properties.put("zk-lock.leadership.health-group", HEALTH_GROUP);
+		properties.put("zk-lock.leadership.yield-after", arguments.get("yield-after"));
 		properties.put("management.endpoint.health.group." + HEALTH_GROUP + ".include", "jobStore");
 		// joins, leaves and stand-asides, for the log tail a failing test shows
 		properties.put("logging.level.dev.zklock.leader", "DEBUG");

@@ -7,7 +7,7 @@ import dev.zklock.annotation.Leader;
 
 /**
  * A {@code @Leader} method whose role {@value #ROLE} follows health group
- * {@value #HEALTH_GROUP}, whatever {@code zk-lock.leader.health-group} says.
+ * {@value #HEALTH_GROUP}, whatever {@code zk-lock.leadership.health-group} says.
  */
 public class BillingJob {
 

@@ -51,7 +51,7 @@ class LeadershipHealthTests {
 			.withBean(BillingJob.class)
 			.withPropertyValues("management.endpoint.health.group.jobs.include=jobStore",
 					"management.endpoint.health.group.zookeeper.include=zkLock",
-					"zk-lock.leader.health-group=zookeeper", "zk-lock.leader.yield-after=" + YIELD_AFTER.toMillis() + "ms");
+					"zk-lock.leadership.health-group=zookeeper", "zk-lock.leadership.yield-after=" + YIELD_AFTER.toMillis() + "ms");
 	}
 
 	@Test

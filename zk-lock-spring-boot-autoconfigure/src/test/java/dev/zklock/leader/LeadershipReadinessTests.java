@@ -110,7 +110,7 @@ class LeadershipReadinessTests {
 	// the unsafe control: without the feature the application's readiness moves nothing
 	@Test
 	void withFollowReadinessOffTheInstanceLeadsWhileRefusingTraffic() {
-		instance("app-a").withPropertyValues("zk-lock.leader.follow-readiness=false").run((a) -> {
+		instance("app-a").withPropertyValues("zk-lock.leadership.follow-readiness=false").run((a) -> {
 			assertThat(a).doesNotHaveBean(LeadershipReadiness.class);
 			LeaderElection election = a.getBean(LeaderElection.class);
 			assertThat(election.awaitLeadership(PollerJob.ROLE, WAIT)).isTrue();
