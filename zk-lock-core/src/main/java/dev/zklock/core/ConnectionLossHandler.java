@@ -159,10 +159,19 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 	}
 
 	/**
-	 * A check after a pause found the node gone, or no longer ours.
+	 * A look at the node (a check after a pause, a revocation watch) found it gone,
+	 * or no longer ours. When the client is on another session than the node's by
+	 * now, the node went with its session: Curator's LOST, or the check of the
+	 * RECONNECTED that follows, both queued on this handler's thread, loses the hold
+	 * with the reason that says so; the look only raced ahead of them.
 	 * @param entry the entry, held until now
 	 */
 	void nodeGone(LockRegistry.Entry entry) {
+		if (!isCurrentSession(entry.node())) {
+			logger.debug("Lock '{}' key '{}' node {} is gone with its session; the connection events say so",
+					entry.name(), LockPaths.abbreviate(entry.key()), entry.node().path());
+			return;
+		}
 		lose(entry, LockLossReason.NODE_DELETED);
 	}
 

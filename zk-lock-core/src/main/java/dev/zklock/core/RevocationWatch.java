@@ -259,19 +259,23 @@ final class RevocationWatch {
 
 	/**
 	 * A held node was deleted by someone else: revoked while connected, or, for a
-	 * hold in doubt, found gone after the connection came back. Runs on the loss
+	 * hold in doubt, found gone after the connection came back. A node found gone
+	 * once the client is on a later session went with its own session; the
+	 * connection events say so ({@link ConnectionLossHandler#nodeGone}). Runs on the loss
 	 * handler's thread, in line with the connection events. Our own release fires
 	 * the watch too, but then the entry is no longer owned and nothing happens; a
 	 * release at the same moment as a revocation either finds the entry abandoned
 	 * (quiet) or leaves it releasing (nothing announced).
 	 */
 	void revoked(LockRegistry.Entry entry) {
-		if (entry.state() == LockState.IN_DOUBT) {
-			this.lossHandler.nodeGone(entry);
-		}
-		else if (this.client.getState() != CuratorFrameworkState.STARTED) {
+		if (this.client.getState() != CuratorFrameworkState.STARTED) {
 			// our own client closed: its session deleted the node, no one else did
 			this.lossHandler.clientClosed();
+		}
+		else if (entry.state() == LockState.IN_DOUBT
+				|| !Nodes.isCurrentSession(this.client, entry.node().session())) {
+			// a watch armed again after the session ended finds the node gone with it: no one revoked it
+			this.lossHandler.nodeGone(entry);
 		}
 		else if (!entry.isAbandoned()) {
 			this.releases.takeAway(entry, LockLossReason.REVOKED);

@@ -70,7 +70,7 @@ abstract class AbstractLockContractTests extends AbstractZooKeeperTests {
 	 * the registry, as local waiters queue in the process.
 	 */
 	protected int queuedWaiters(int holders) throws Exception {
-		return ephemeralNodes().size() - holders;
+		return queueNodes().size() - holders;
 	}
 
 	@Test

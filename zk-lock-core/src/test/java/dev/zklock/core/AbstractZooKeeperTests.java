@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingServer;
+import org.apache.curator.utils.ZKPaths;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -96,6 +97,16 @@ abstract class AbstractZooKeeperTests {
 
 	protected List<String> ephemeralNodes() throws Exception {
 		return ZooKeeperTestSupport.ephemeralNodes(client, this.basePath);
+	}
+
+	/**
+	 * The ephemeral nodes in the locks' queues: without the records that waits past
+	 * the deadlock detection mark publish under {@code #waits}, whose timing depends
+	 * on how long a wait lasted, not on the queue.
+	 */
+	protected List<String> queueNodes() throws Exception {
+		String waits = ZKPaths.makePath(this.basePath, LockPaths.WAITS) + "/";
+		return ephemeralNodes().stream().filter((path) -> !path.startsWith(waits)).toList();
 	}
 
 }

@@ -1,6 +1,5 @@
 package dev.zklock.core;
 
-import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -29,19 +28,8 @@ class ConnectedLateTests extends AbstractZooKeeperTests {
 		try (CuratorFramework late = CuratorFrameworkFactory.newClient(server.getConnectString(),
 				new RetryOneTime(100));
 				CuratorLockManager locks = new CuratorLockManager(late, this.basePath, Duration.ofSeconds(10))) {
-			CountDownLatch handlerFree = new CountDownLatch(1);
-			CountDownLatch handlerBlocked = new CountDownLatch(1);
-			// the handler's thread is kept busy, so the CONNECTED event waits behind this task
-			lossHandler(locks).execute(() -> {
-				handlerBlocked.countDown();
-				try {
-					handlerFree.await(30, TimeUnit.SECONDS);
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-				}
-			});
-			assertThat(handlerBlocked.await(10, TimeUnit.SECONDS)).isTrue();
+			// the handler's thread is kept busy, so the CONNECTED event waits behind it
+			CountDownLatch handlerFree = ZooKeeperTestSupport.occupy(ZooKeeperTestSupport.engine(locks).lossHandler());
 			late.start();
 			assertThat(late.blockUntilConnected(10, TimeUnit.SECONDS)).isTrue();
 			try (LockHandle handle = locks.acquire(LockRequest.named("late").keys("a").build())) {
@@ -53,13 +41,6 @@ class ConnectedLateTests extends AbstractZooKeeperTests {
 				handlerFree.countDown();
 			}
 		}
-	}
-
-	// the engine is private to the manager: reached by reflection, for its handler only
-	private static ConnectionLossHandler lossHandler(CuratorLockManager manager) throws ReflectiveOperationException {
-		Field engine = CuratorLockManager.class.getDeclaredField("engine");
-		engine.setAccessible(true);
-		return ((LockEngine) engine.get(manager)).lossHandler();
 	}
 
 }

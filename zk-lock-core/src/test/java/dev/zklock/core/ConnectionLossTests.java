@@ -1,5 +1,6 @@
 package dev.zklock.core;
 
+import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -339,6 +340,7 @@ class ConnectionLossTests {
 	@Test
 	void templateThrowsWhenTheCallbackReturnsAfterItsLockWasLost() throws Exception {
 		start(new StandardConnectionStateErrorPolicy());
+		LockContext before = LockContext.find().orElse(null);
 		LockTemplate template = new LockTemplate(this.manager);
 		assertThatExceptionOfType(LockLostException.class)
 			.isThrownBy(() -> template.execute(request(LockMode.WRITE), () -> {
@@ -351,7 +353,57 @@ class ConnectionLossTests {
 			.withMessageContaining("'orders' key '42'")
 			.withMessageContaining("was lost (SESSION_LOST)");
 		assertThat(this.manager.getRegistry().snapshot()).isEmpty();
-		assertThat(LockContext.find()).isEmpty();
+		// the callback's context is gone, whatever a test before this one in the same JVM left open
+		assertThat(LockContext.find().orElse(null)).isSameAs(before);
+	}
+
+	@Test
+	void aNodeFoundGoneOnALaterSessionIsLostWithItsSessionNotDeletedNorRevoked() throws Exception {
+		start(new StandardConnectionStateErrorPolicy());
+		LockEngine engine = ZooKeeperTestSupport.engine(this.manager);
+		LockHandle first = this.manager.acquire(LockRequest.named("orders").keys("1").build());
+		LockHandle second = this.manager.acquire(LockRequest.named("orders").keys("2").build());
+		// Curator's connection events wait behind the handler's busy thread, as they did in the race
+		CountDownLatch handlerFree = ZooKeeperTestSupport.occupy(engine.lossHandler());
+		try {
+			long expired = ZooKeeperSessions.expire(this.client);
+			await().atMost(WAIT).until(() -> this.client.getZookeeperClient().isConnected()
+					&& ZooKeeperSessions.sessionId(this.client) != expired);
+			// the looks that raced ahead of LOST: a confirmation after a pause, and a revocation watch armed again
+			// after a failed try, each finding its node gone on the new session
+			LockRegistry.Entry one = entry("1");
+			LockRegistry.Entry two = entry("2");
+			engine.lossHandler().nodeGone(one);
+			revocationWatch(engine).revoked(two);
+			assertThat(one.state()).as("the look at key 1 leaves the loss to the connection events")
+				.isEqualTo(LockState.HELD);
+			assertThat(two.state()).as("the look at key 2 leaves the loss to the connection events")
+				.isEqualTo(LockState.HELD);
+		}
+		finally {
+			handlerFree.countDown();
+		}
+		await().atMost(WAIT).until(() -> this.reasons.size() == 2);
+		assertThat(this.reasons).containsOnly(LockLossReason.SESSION_LOST);
+		second.close();
+		first.close();
+		assertThat(this.manager.getRegistry().snapshot()).isEmpty();
+	}
+
+	private LockRegistry.Entry entry(String key) {
+		return this.manager.getRegistry()
+			.entries(LockRegistry.Entry.OWNED)
+			.stream()
+			.filter((entry) -> key.equals(entry.key()))
+			.findFirst()
+			.orElseThrow();
+	}
+
+	// the revocation watch is private to the hold timers: reached by reflection
+	private static RevocationWatch revocationWatch(LockEngine engine) throws ReflectiveOperationException {
+		Field watch = HoldTimers.class.getDeclaredField("revocationWatch");
+		watch.setAccessible(true);
+		return (RevocationWatch) watch.get(engine.holdTimers());
 	}
 
 	private void start(ConnectionStateErrorPolicy policy) throws Exception {

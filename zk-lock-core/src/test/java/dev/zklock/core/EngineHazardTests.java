@@ -90,7 +90,7 @@ class EngineHazardTests extends AbstractZooKeeperTests {
 				.havingCause()
 				.isInstanceOf(LockException.class)
 				.withMessageContaining("'closing-wait'");
-			await().atMost(Duration.ofSeconds(10)).until(() -> ephemeralNodes().size() == 1);
+			await().atMost(Duration.ofSeconds(10)).until(() -> queueNodes().size() == 1);
 		}
 	}
 

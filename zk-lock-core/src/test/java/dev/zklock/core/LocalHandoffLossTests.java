@@ -80,7 +80,7 @@ class LocalHandoffLossTests extends AbstractZooKeeperTests {
 			CompletableFuture<AsyncLockHandle> writer = async.acquire(LocalHandoffTests.hot(LockMode.WRITE).build());
 			await().atMost(WAIT).until(() -> this.holders.getRegistry().waitingCount() == 1);
 			// the readers' tenure, and the writer's of its own, queued behind it
-			await().atMost(WAIT).until(() -> ephemeralNodes().size() == 2);
+			await().atMost(WAIT).until(() -> queueNodes().size() == 2);
 			takeAway(takeAway);
 			await().atMost(WAIT).until(() -> !first.isHeld() && !second.isHeld());
 			for (AsyncLockHandle reader : List.of(first, second)) {

@@ -90,7 +90,7 @@ class LocalHandoffTests extends AbstractZooKeeperTests {
 			}, "other-process");
 			remote.start();
 			threads.add(remote);
-			await().atMost(WAIT).until(() -> ephemeralNodes().size() == 2);
+			await().atMost(WAIT).until(() -> queueNodes().size() == 2);
 			await("the tenure learns that another process waits").atMost(WAIT)
 				.until(() -> this.manager.getLocalHandoffs().tenures().get(0).othersWaiting());
 		}
@@ -122,7 +122,7 @@ class LocalHandoffTests extends AbstractZooKeeperTests {
 			readers = first.fencingToken();
 			assertThat(ephemeralNodes()).hasSize(1);
 			thread.start();
-			await().atMost(WAIT).until(() -> ephemeralNodes().size() == 2);
+			await().atMost(WAIT).until(() -> queueNodes().size() == 2);
 			await().atMost(WAIT).until(() -> this.manager.getLocalHandoffs().tenures().get(0).othersWaiting());
 			assertThat(acquireInOtherThread(hot(LockMode.READ).timeout(Duration.ofMillis(200)).build()))
 				.as("a new local reader beside a waiting writer")
@@ -216,7 +216,7 @@ class LocalHandoffTests extends AbstractZooKeeperTests {
 		List<Thread> threads = new ArrayList<>();
 		try (LockHandle remote = otherManager().acquire(hot(LockMode.MUTEX).localHandoff(false).build())) {
 			threads.add(startHolder(hot(LockMode.MUTEX).build(), tokens, null));
-			await().atMost(WAIT).until(() -> ephemeralNodes().size() == 2);
+			await().atMost(WAIT).until(() -> queueNodes().size() == 2);
 			client.getZookeeperClient().setTracerDriver(operations);
 			operations.start(this.basePath);
 			for (int i = 1; i < waiters; i++) {

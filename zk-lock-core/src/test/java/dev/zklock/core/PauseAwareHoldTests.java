@@ -106,32 +106,13 @@ class PauseAwareHoldTests extends AbstractZooKeeperTests {
 				.mode((request.mode() == LockMode.READ) ? LockMode.WRITE : request.mode())
 				.build();
 			LockHandle holder = other.acquire(blocking);
-			CompletableFuture<List<Object>> atGrant = new CompletableFuture<>();
-			Thread waiter = new Thread(() -> {
-				try (LockHandle handle = this.manager.acquire(request.withTimeout(Duration.ofSeconds(30)))) {
-					boolean held = handle.isHeld();
-					Throwable assertion = catchThrowable(handle::assertHeld);
-					atGrant.complete(Arrays.asList(handle.isAcquired(), held, assertion));
-				}
-				catch (Throwable ex) {
-					atGrant.completeExceptionally(ex);
-				}
-			}, "paused-waiter");
-			waiter.start();
-			await().atMost(Duration.ofSeconds(10)).until(() -> this.manager.getRegistry().waitingCount() == 1);
-			// frozen for the whole session timeout: the session ends meanwhile
-			this.clock.addAndGet(TimeUnit.SECONDS.toNanos(15));
-			long oldSession = ZooKeeperSessions.expire(client);
-			// running again: the ticker counts the pause, and the waiter joins the queue again in its new session
-			// (on its first key: the holder has them all)
-			this.detector.tick();
-			await().atMost(Duration.ofSeconds(10)).until(() -> ZooKeeperSessions.sessionId(client) != oldSession
-					&& ownedBy(ZooKeeperSessions.sessionId(client)) == 1);
-			assertThat(atGrant).isNotDone();
-			holder.close();
-			assertThat(atGrant.get(10, TimeUnit.SECONDS)).as("acquired, isHeld() and assertHeld() at the grant")
-				.containsExactly(true, true, null);
-			waiter.join(10_000);
+			try {
+				expectGrantAfterAPause(request, holder);
+			}
+			finally {
+				// a failed step must not leave the holder open as this thread's LockContext for later tests
+				holder.close();
+			}
 		}
 		finally {
 			otherClient.close();
@@ -140,10 +121,40 @@ class PauseAwareHoldTests extends AbstractZooKeeperTests {
 		assertThat(ephemeralNodes()).isEmpty();
 	}
 
-	// lock nodes under the base path owned by a session
+	// the waiter, frozen past its session, joins the queue again in its new session and is granted at the close
+	private void expectGrantAfterAPause(LockRequest request, LockHandle holder) throws Exception {
+		CompletableFuture<List<Object>> atGrant = new CompletableFuture<>();
+		Thread waiter = new Thread(() -> {
+			try (LockHandle handle = this.manager.acquire(request.withTimeout(Duration.ofSeconds(30)))) {
+				boolean held = handle.isHeld();
+				Throwable assertion = catchThrowable(handle::assertHeld);
+				atGrant.complete(Arrays.asList(handle.isAcquired(), held, assertion));
+			}
+			catch (Throwable ex) {
+				atGrant.completeExceptionally(ex);
+			}
+		}, "paused-waiter");
+		waiter.start();
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.manager.getRegistry().waitingCount() == 1);
+		// frozen for the whole session timeout: the session ends meanwhile
+		this.clock.addAndGet(TimeUnit.SECONDS.toNanos(15));
+		long oldSession = ZooKeeperSessions.expire(client);
+		// running again: the ticker counts the pause, and the waiter joins the queue again in its new session
+		// (on its first key: the holder has them all)
+		this.detector.tick();
+		await().atMost(Duration.ofSeconds(10)).until(() -> ZooKeeperSessions.sessionId(client) != oldSession
+				&& ownedBy(ZooKeeperSessions.sessionId(client)) == 1);
+		assertThat(atGrant).isNotDone();
+		holder.close();
+		assertThat(atGrant.get(10, TimeUnit.SECONDS)).as("acquired, isHeld() and assertHeld() at the grant")
+			.containsExactly(true, true, null);
+		waiter.join(10_000);
+	}
+
+	// queue nodes under the base path owned by a session
 	private long ownedBy(long session) throws Exception {
 		long owned = 0;
-		for (String path : ephemeralNodes()) {
+		for (String path : queueNodes()) {
 			Stat stat = client.checkExists().forPath(path);
 			if (stat != null && stat.getEphemeralOwner() == session) {
 				owned++;
@@ -232,9 +243,12 @@ class PauseAwareHoldTests extends AbstractZooKeeperTests {
 		this.detector.tick();
 		await().atMost(Duration.ofSeconds(10))
 			.until(() -> this.manager.getRegistry().count(LockState.LOST) == 1);
-		assertThat(this.losses).containsExactly(LockLossReason.NODE_DELETED);
+		// announced once, by whichever look came first: the confirmation after the pause (NODE_DELETED), or the
+		// revocation watch, armed 50 ms after the grant by the clock of the machine, which a loaded machine can
+		// let pass between the grant and the delete above (REVOKED: a deletion seen while connected)
+		assertThat(this.losses).singleElement().isIn(LockLossReason.NODE_DELETED, LockLossReason.REVOKED);
 		assertThatExceptionOfType(LockLostException.class).isThrownBy(handle::assertHeld)
-			.withMessageContaining("was lost (NODE_DELETED)");
+			.withMessageContaining("was lost (" + this.losses.get(0) + ")");
 		handle.close();
 		assertThat(this.manager.getRegistry().snapshot()).isEmpty();
 	}

@@ -1,8 +1,11 @@
 package dev.zklock.core;
 
+import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -104,6 +107,40 @@ final class ZooKeeperTestSupport {
 			.limit(3)
 			.anyMatch((frame) -> frame.getClassName().equals("java.lang.Object") && frame.getMethodName().contains("wait"));
 		return inRecipe && !inZooKeeperCall && inObjectWait;
+	}
+
+
+	/**
+	 * The manager's engine, private to it: reached by reflection, for tests of one
+	 * of its parts.
+	 */
+	static LockEngine engine(CuratorLockManager manager) throws ReflectiveOperationException {
+		Field engine = CuratorLockManager.class.getDeclaredField("engine");
+		engine.setAccessible(true);
+		return (LockEngine) engine.get(manager);
+	}
+
+	/**
+	 * Keep the loss handler's thread busy until the returned latch is counted down,
+	 * so that Curator's connection events wait behind, as behind a busy handler.
+	 * @return the latch that frees the thread
+	 */
+	static CountDownLatch occupy(ConnectionLossHandler handler) throws InterruptedException {
+		CountDownLatch free = new CountDownLatch(1);
+		CountDownLatch busy = new CountDownLatch(1);
+		handler.execute(() -> {
+			busy.countDown();
+			try {
+				free.await(30, TimeUnit.SECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		});
+		if (!busy.await(10, TimeUnit.SECONDS)) {
+			throw new IllegalStateException("The loss handler's thread did not take the task within 10 s");
+		}
+		return free;
 	}
 
 }
