@@ -196,8 +196,24 @@ final class Acquisition {
 
 	}
 
+	/**
+	 * An acquisition, not yet started.
+	 * @param parts what every acquisition of the engine works with
+	 * @param pauseGuard confirms the grant after a pause
+	 * @param data the owner data of its nodes
+	 * @param name the lock name
+	 * @param mode the mode
+	 * @param permits the permits, for SEMAPHORE
+	 * @param targets the keys, in the order to lock them
+	 * @param owner the thread that will own the holds, or {@code null}
+	 * @param timeoutNanos the longest wait, 0 to try once
+	 * @param markNanos how long the wait lasts before it is published for deadlock
+	 * detection, -1 for never: a value of the engine's settings, so that a wait
+	 * shorter than the mark never reaches the {@link DeadlockDetector}
+	 * @param localHandoff whether the one key waits in this process's queue
+	 */
 	Acquisition(Parts parts, PauseGuard pauseGuard, byte @Nullable [] data, String name, LockMode mode, int permits,
-			List<Target> targets, @Nullable Thread owner, long timeoutNanos, boolean localHandoff) {
+			List<Target> targets, @Nullable Thread owner, long timeoutNanos, long markNanos, boolean localHandoff) {
 		this.parts = parts;
 		this.pauseGuard = pauseGuard;
 		this.name = name;
@@ -207,7 +223,7 @@ final class Acquisition {
 		this.timeoutNanos = timeoutNanos;
 		this.startNanos = System.nanoTime();
 		this.deadline = this.startNanos + timeoutNanos;
-		this.markNanos = (timeoutNanos == 0) ? -1 : parts.deadlocks().markNanos();
+		this.markNanos = (timeoutNanos == 0) ? -1 : markNanos;
 		this.permits = permits;
 		this.localHandoff = localHandoff && targets.size() == 1 && mode != LockMode.SEMAPHORE;
 		this.data = data;
