@@ -582,22 +582,26 @@ final class Acquisition {
 
 	/**
 	 * Have the engine's timer mark the wait, then end it at the deadline, for callers
-	 * that do not wait themselves.
+	 * that do not wait themselves. On a closed engine timer the wait ends now, failed
+	 * as at shutdown: nothing would end it at its deadline.
 	 */
 	void armTimer() {
+		boolean refused;
 		this.lock.lock();
 		try {
-			if (!this.finished && this.timer == null) {
-				scheduleTimer();
-			}
+			refused = !this.finished && this.timer == null && !scheduleTimer();
 		}
 		finally {
 			this.lock.unlock();
 		}
+		if (refused) {
+			timerClosed();
+		}
 	}
 
-	// Under the lock: the one timer, at the mark when it comes before the deadline, else at the deadline
-	private void scheduleTimer() {
+	// Under the lock: the one timer, at the mark when it comes before the deadline, else at the deadline; false when
+	// the engine's timer is closed and took neither
+	private boolean scheduleTimer() {
 		long now = System.nanoTime();
 		long toMark = nanosUntilMark(now);
 		if (toMark != Long.MAX_VALUE && (!isTimed() || toMark < deadline() - now)) {
@@ -606,18 +610,31 @@ final class Acquisition {
 		else if (isTimed()) {
 			this.timer = this.parts.timer().schedule(this::timeOut, deadline() - now, TimeUnit.NANOSECONDS);
 		}
+		else {
+			return true;
+		}
+		return this.timer != null;
+	}
+
+	// The engine closed under a wait its close did not end: an untimed wait would outlast its timeout, maybe forever
+	private void timerClosed() {
+		logger.debug("Lock '{}' key '{}': the engine's timer is closed, so the wait ends now", this.name,
+				LockPaths.abbreviate(currentKey()));
+		shutDown();
 	}
 
 	private void markReached() {
 		waitPassed();
+		boolean refused;
 		this.lock.lock();
 		try {
-			if (!this.finished) {
-				scheduleTimer();
-			}
+			refused = !this.finished && !scheduleTimer();
 		}
 		finally {
 			this.lock.unlock();
+		}
+		if (refused) {
+			timerClosed();
 		}
 	}
 

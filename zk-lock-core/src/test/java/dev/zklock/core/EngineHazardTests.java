@@ -1,5 +1,6 @@
 package dev.zklock.core;
 
+import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.EnumSet;
@@ -27,6 +28,7 @@ import dev.zklock.LockInfo;
 import dev.zklock.LockLossReason;
 import dev.zklock.LockRequest;
 import dev.zklock.LockState;
+import dev.zklock.annotation.LockMode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -92,6 +94,38 @@ class EngineHazardTests extends AbstractZooKeeperTests {
 				.withMessageContaining("'closing-wait'");
 			await().atMost(Duration.ofSeconds(10)).until(() -> ephemeralNodes().size() == 1);
 		}
+	}
+
+	@Test
+	void asyncWaitArmedOnAClosedEngineTimerEndsInsteadOfOutlivingItsTimeout() throws Exception {
+		LockRequest request = LockRequest.named("untimed").keys("k").build();
+		LockEngine engine = new LockEngine(client, this.basePath, Duration.ofSeconds(30));
+		try (LockHandle held = this.manager.acquire(request)) {
+			// as a close that did not see this wait would leave it: the timer that ends it takes no task
+			engineTimer(engine).close((task) -> false);
+			String path = engine.pathFor("untimed", "k");
+			Acquisition acquisition = engine.acquireFor(null, "untimed", LockMode.MUTEX, 1,
+					List.of(new Acquisition.Target("k", path, null, 0)), Duration.ofMillis(300), false);
+			acquisition.armTimer();
+			await("the wait ends though nothing can time it").atMost(Duration.ofSeconds(10))
+				.until(() -> acquisition.result().isDone());
+			assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> acquisition.result().get())
+				.havingCause()
+				.isInstanceOf(LockException.class)
+				.withMessageContaining("'untimed'");
+			assertThat(client.getChildren().forPath(path)).as("the holder's node alone").hasSize(1);
+			assertThat(held.isHeld()).isTrue();
+		}
+		finally {
+			engine.close();
+		}
+	}
+
+	// the engine's timer is private to it: reached by reflection, to close it alone
+	private static EngineTimer engineTimer(LockEngine engine) throws ReflectiveOperationException {
+		Field timer = LockEngine.class.getDeclaredField("timer");
+		timer.setAccessible(true);
+		return (EngineTimer) timer.get(engine);
 	}
 
 	@Test
