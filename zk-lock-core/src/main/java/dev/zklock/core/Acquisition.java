@@ -196,8 +196,24 @@ final class Acquisition {
 
 	}
 
+	/**
+	 * An acquisition, not yet started.
+	 * @param parts what every acquisition of the engine works with
+	 * @param pauseGuard confirms the grant after a pause
+	 * @param data the owner data of its nodes
+	 * @param name the lock name
+	 * @param mode the mode
+	 * @param permits the permits, for SEMAPHORE
+	 * @param targets the keys, in the order to lock them
+	 * @param owner the thread that will own the holds, or {@code null}
+	 * @param timeoutNanos the longest wait, 0 to try once
+	 * @param markNanos how long the wait lasts before it is published for deadlock
+	 * detection, -1 for never: a value of the engine's settings, so that a wait
+	 * shorter than the mark never reaches the {@link DeadlockDetector}
+	 * @param localHandoff whether the one key waits in this process's queue
+	 */
 	Acquisition(Parts parts, PauseGuard pauseGuard, byte @Nullable [] data, String name, LockMode mode, int permits,
-			List<Target> targets, @Nullable Thread owner, long timeoutNanos, boolean localHandoff) {
+			List<Target> targets, @Nullable Thread owner, long timeoutNanos, long markNanos, boolean localHandoff) {
 		this.parts = parts;
 		this.pauseGuard = pauseGuard;
 		this.name = name;
@@ -207,7 +223,7 @@ final class Acquisition {
 		this.timeoutNanos = timeoutNanos;
 		this.startNanos = System.nanoTime();
 		this.deadline = this.startNanos + timeoutNanos;
-		this.markNanos = (timeoutNanos == 0) ? -1 : parts.deadlocks().markNanos();
+		this.markNanos = (timeoutNanos == 0) ? -1 : markNanos;
 		this.permits = permits;
 		this.localHandoff = localHandoff && targets.size() == 1 && mode != LockMode.SEMAPHORE;
 		this.data = data;
@@ -566,22 +582,26 @@ final class Acquisition {
 
 	/**
 	 * Have the engine's timer mark the wait, then end it at the deadline, for callers
-	 * that do not wait themselves.
+	 * that do not wait themselves. On a closed engine timer the wait ends now, failed
+	 * as at shutdown: nothing would end it at its deadline.
 	 */
 	void armTimer() {
+		boolean refused;
 		this.lock.lock();
 		try {
-			if (!this.finished && this.timer == null) {
-				scheduleTimer();
-			}
+			refused = !this.finished && this.timer == null && !scheduleTimer();
 		}
 		finally {
 			this.lock.unlock();
 		}
+		if (refused) {
+			timerClosed();
+		}
 	}
 
-	// Under the lock: the one timer, at the mark when it comes before the deadline, else at the deadline
-	private void scheduleTimer() {
+	// Under the lock: the one timer, at the mark when it comes before the deadline, else at the deadline; false when
+	// the engine's timer is closed and took neither
+	private boolean scheduleTimer() {
 		long now = System.nanoTime();
 		long toMark = nanosUntilMark(now);
 		if (toMark != Long.MAX_VALUE && (!isTimed() || toMark < deadline() - now)) {
@@ -590,18 +610,31 @@ final class Acquisition {
 		else if (isTimed()) {
 			this.timer = this.parts.timer().schedule(this::timeOut, deadline() - now, TimeUnit.NANOSECONDS);
 		}
+		else {
+			return true;
+		}
+		return this.timer != null;
+	}
+
+	// The engine closed under a wait its close did not end: an untimed wait would outlast its timeout, maybe forever
+	private void timerClosed() {
+		logger.debug("Lock '{}' key '{}': the engine's timer is closed, so the wait ends now", this.name,
+				LockPaths.abbreviate(currentKey()));
+		shutDown();
 	}
 
 	private void markReached() {
 		waitPassed();
+		boolean refused;
 		this.lock.lock();
 		try {
-			if (!this.finished) {
-				scheduleTimer();
-			}
+			refused = !this.finished && !scheduleTimer();
 		}
 		finally {
 			this.lock.unlock();
+		}
+		if (refused) {
+			timerClosed();
 		}
 	}
 

@@ -5,9 +5,8 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -60,7 +59,7 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 
 	private final LossAnnouncer losses;
 
-	private final ScheduledExecutorService executor;
+	private final ScheduledThreadPoolExecutor executor;
 
 	private final AtomicLong lossEpoch = new AtomicLong();
 
@@ -73,11 +72,13 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 		this.client = client;
 		this.registry = registry;
 		this.losses = losses;
-		this.executor = Executors.newSingleThreadScheduledExecutor((task) -> {
+		this.executor = new ScheduledThreadPoolExecutor(1, (task) -> {
 			Thread thread = new Thread(task, "zk-lock-connection");
 			thread.setDaemon(true);
 			return thread;
 		});
+		// at close the checks due later go; what is queued to run now stays (see close)
+		this.executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
 	}
 
 	void start() {
@@ -87,7 +88,9 @@ final class ConnectionLossHandler implements ConnectionStateListener {
 
 	void close() {
 		this.client.getConnectionStateListenable().removeListener(this);
-		this.executor.shutdownNow();
+		// not shutdownNow: a revocation queued before the close would be dropped, and its holder would keep a lock
+		// whose node is gone, its listeners never told
+		this.executor.shutdown();
 	}
 
 	/**

@@ -155,15 +155,6 @@ final class DeadlockDetector implements AutoCloseable {
 	}
 
 	/**
-	 * How long after its start a wait is marked.
-	 * @return the nanoseconds, or -1 when detection is off
-	 */
-	long markNanos() {
-		DeadlockDetectionSettings current = this.settings;
-		return current.enabled() ? LockEngine.cappedNanos(current.after()) : -1;
-	}
-
-	/**
 	 * A key is waited for behind others past the mark: publish it, unless it is a
 	 * local hand-off waiter that holds nothing. Such a waiter can close no cycle:
 	 * nothing of its own blocks anyone, and what blocks it (the tenure's holders, or

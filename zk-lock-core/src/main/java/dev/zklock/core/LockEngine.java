@@ -84,6 +84,10 @@ final class LockEngine implements AutoCloseable {
 
 	private final DeadlockAnnouncer deadlockAnnouncer = new DeadlockAnnouncer();
 
+	// the deadlock mark of the settings in force, handed to each acquisition as a value: a wait shorter than the mark
+	// never reaches the detector
+	private volatile long deadlockMarkNanos;
+
 	private final Acquisition.Parts acquisitionParts;
 
 	LockEngine(CuratorFramework client, String basePath, Duration defaultTimeout) {
@@ -108,6 +112,7 @@ final class LockEngine implements AutoCloseable {
 		this.shutdown = new ShutdownDrain(this.registry, this.releases, this::shutDownPending);
 		this.deadlocks = new DeadlockDetector(client, this.paths.waitsPath(), this.registry, this.timer,
 				this.reachability, this.deadlockAnnouncer);
+		this.deadlockMarkNanos = markNanos(this.deadlocks.settings());
 		this.cohorts = new LocalCohorts(client, this.timer, this::ownerData, this::pauseGuard, this.releases, this.losses);
 		this.acquisitionParts = new Acquisition.Parts(this.registry, this.lossHandler, this.reachability, this.timer,
 				this.releases, this::newAttempt, this.paths.basePath(), this.deadlocks);
@@ -188,7 +193,13 @@ final class LockEngine implements AutoCloseable {
 
 	void setDeadlockDetection(DeadlockDetectionSettings settings) {
 		this.deadlocks.setSettings(Objects.requireNonNull(settings, "settings must not be null"));
+		this.deadlockMarkNanos = markNanos(settings);
 		this.deadlockAnnouncer.setLimit(settings.history());
+	}
+
+	// How long after its start a wait is marked for deadlock detection, -1 when detection is off
+	private static long markNanos(DeadlockDetectionSettings settings) {
+		return settings.enabled() ? cappedNanos(settings.after()) : -1;
 	}
 
 	DeadlockDetectionSettings deadlockDetection() {
@@ -222,7 +233,7 @@ final class LockEngine implements AutoCloseable {
 		Duration wait = (timeout != null) ? timeout : this.defaultTimeout;
 		long nanos = cappedNanos(wait);
 		return start(new Acquisition(this.acquisitionParts, this.pauseGuard, ownerData, name, mode, permits, targets,
-				owner, nanos, localHandoff));
+				owner, nanos, this.deadlockMarkNanos, localHandoff));
 	}
 
 	private Acquisition start(Acquisition acquisition) {

@@ -9,6 +9,7 @@ import java.util.concurrent.PriorityBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.zookeeper.KeeperException;
@@ -41,7 +42,7 @@ import dev.zklock.core.LockRegistry.Hold;
  * Holds handed over in the order of their grants, nearly all of them, queue
  * first in, first out, at a constant cost; the others (handed over late, or
  * looked at again) in a priority queue: its sift, paid by every hold, took a
- * tenth of a hot key's CPU (#40).
+ * tenth of a hot key's CPU (#40). {@link DueQueue} keeps the two.
  * Our own release also fires the watch, but by then the entry is releasing, which
  * the engine ignores.
  */
@@ -77,16 +78,7 @@ final class RevocationWatch {
 
 	private final HoldRelease releases;
 
-	// holds waiting for their watch that fall due in the order they were queued
-	private final Queue<Due> inOrder = new ConcurrentLinkedQueue<>();
-
-	// the rest, first due first: a hold handed over after one granted later, or looked at again
-	private final Queue<Due> outOfOrder = new PriorityBlockingQueue<>(16,
-			(one, other) -> Long.signum(one.nanos() - other.nanos()));
-
-	// when the last hold queued in order falls due; two holds queued at the same moment may race, and one then waits
-	// in the queue behind the other, due a little later
-	private volatile long lastInOrderNanos = Long.MIN_VALUE;
+	private final DueQueue<LockRegistry.Entry> dueQueue = new DueQueue<>();
 
 	private final AtomicBoolean sweepPending = new AtomicBoolean();
 
@@ -116,25 +108,14 @@ final class RevocationWatch {
 		for (Hold hold : holds) {
 			LockRegistry.Entry entry = hold.entry();
 			entry.wantWatch();
-			queue(new Due(entry, entry.sinceNanos() + ARM_DELAY_NANOS));
+			this.dueQueue.offer(entry, entry.sinceNanos() + ARM_DELAY_NANOS);
 		}
 		scheduleSweep();
 	}
 
-	private void queue(Due due) {
-		long last = this.lastInOrderNanos;
-		if (last == Long.MIN_VALUE || due.nanos() - last >= 0) {
-			this.lastInOrderNanos = due.nanos();
-			this.inOrder.offer(due);
-		}
-		else {
-			this.outOfOrder.offer(due);
-		}
-	}
-
 	// Offer first, then look at the flag; the sweep clears the flag, then looks at the queues: no hold is missed
 	private void scheduleSweep() {
-		Due first = first(this.inOrder.peek(), this.outOfOrder.peek());
+		Due<LockRegistry.Entry> first = this.dueQueue.first();
 		if (first == null || this.sweepPending.get() || !this.sweepPending.compareAndSet(false, true)) {
 			return;
 		}
@@ -151,26 +132,9 @@ final class RevocationWatch {
 		this.sweeps.incrementAndGet();
 		long now = System.nanoTime();
 		this.lastSweepNanos = now;
-		sweep(this.inOrder, now);
-		sweep(this.outOfOrder, now);
+		this.examined.addAndGet(this.dueQueue.takeDue(now, (entry) -> due(entry, now)));
 		this.sweepPending.set(false);
 		scheduleSweep();
-	}
-
-	// The one consumer of both queues: what it takes after a look at a due hold is that hold, or one due sooner
-	private void sweep(Queue<Due> queue, long now) {
-		for (Due first = queue.peek(); first != null && first.nanos() - now <= 0; first = queue.peek()) {
-			Due taken = queue.poll();
-			this.examined.incrementAndGet();
-			due(taken.entry(), now);
-		}
-	}
-
-	private static @Nullable Due first(@Nullable Due one, @Nullable Due other) {
-		if (one == null || other == null) {
-			return (one != null) ? one : other;
-		}
-		return (one.nanos() - other.nanos() <= 0) ? one : other;
 	}
 
 	private void due(LockRegistry.Entry entry, long now) {
@@ -185,7 +149,7 @@ final class RevocationWatch {
 		}
 		else if (state == LockState.IN_DOUBT && !entry.isAbandoned()) {
 			// may be held again: looked at again rather than forgotten
-			this.outOfOrder.offer(new Due(entry, now + RETRY_NANOS));
+			this.dueQueue.offerOutOfOrder(entry, now + RETRY_NANOS);
 		}
 		// else released or lost: nothing to watch
 	}
@@ -234,7 +198,7 @@ final class RevocationWatch {
 					LockPaths.abbreviate(entry.key()), node.path(), KeeperException.Code.get(event.getResultCode()),
 					RETRY_MILLIS);
 			entry.stopWatching();
-			this.outOfOrder.offer(new Due(entry, System.nanoTime() + RETRY_NANOS));
+			this.dueQueue.offerOutOfOrder(entry, System.nanoTime() + RETRY_NANOS);
 			scheduleSweep();
 		}
 	}
@@ -283,9 +247,104 @@ final class RevocationWatch {
 	}
 
 	/**
-	 * A hold and when it is due for its watch, by {@link System#nanoTime()}.
+	 * The holds waiting for their watch, by when they fall due on
+	 * {@link System#nanoTime()}: those offered in the order they fall due, nearly all
+	 * of them, first in, first out at a constant cost; the rest (handed over late, or
+	 * looked at again) by priority, so that each is still taken at its time. Any
+	 * thread offers; one thread, the timer's, takes.
+	 *
+	 * @param <T> what falls due
 	 */
-	private record Due(LockRegistry.Entry entry, long nanos) {
+	static final class DueQueue<T> {
+
+		private final Queue<Due<T>> inOrder = new ConcurrentLinkedQueue<>();
+
+		private final Queue<Due<T>> outOfOrder;
+
+		// when the last item offered in order falls due; two offered at the same moment may race, and one then waits
+		// in the queue behind the other, due a little later
+		private volatile long lastInOrderNanos = Long.MIN_VALUE;
+
+		DueQueue() {
+			this(new PriorityBlockingQueue<>(16, (one, other) -> Long.signum(one.nanos() - other.nanos())));
+		}
+
+		/**
+		 * A queue whose out-of-order part is the one given, for tests that choose how
+		 * an offer interleaves with a take.
+		 * @param outOfOrder the items first due first, safe for concurrent use
+		 */
+		DueQueue(Queue<Due<T>> outOfOrder) {
+			this.outOfOrder = outOfOrder;
+		}
+
+		/**
+		 * Queue an item: first in, first out while it falls due no sooner than the one
+		 * offered before it, else by priority.
+		 * @param item the item
+		 * @param nanos when it falls due
+		 */
+		void offer(T item, long nanos) {
+			long last = this.lastInOrderNanos;
+			if (last == Long.MIN_VALUE || nanos - last >= 0) {
+				this.lastInOrderNanos = nanos;
+				this.inOrder.offer(new Due<>(item, nanos));
+			}
+			else {
+				// due before one offered earlier: behind it in the FIFO, it would wait for that one's time
+				this.outOfOrder.offer(new Due<>(item, nanos));
+			}
+		}
+
+		/**
+		 * Queue an item known to fall due out of order, as one looked at again does.
+		 * @param item the item
+		 * @param nanos when it falls due
+		 */
+		void offerOutOfOrder(T item, long nanos) {
+			this.outOfOrder.offer(new Due<>(item, nanos));
+		}
+
+		/**
+		 * The item due first, or {@code null} when none is queued.
+		 */
+		@Nullable Due<T> first() {
+			Due<T> one = this.inOrder.peek();
+			Due<T> other = this.outOfOrder.peek();
+			if (one == null || other == null) {
+				return (one != null) ? one : other;
+			}
+			return (one.nanos() - other.nanos() <= 0) ? one : other;
+		}
+
+		/**
+		 * Take every item due by {@code now}; by the one consumer.
+		 * @param now {@link System#nanoTime()}
+		 * @param due receives each item taken
+		 * @return how many were taken
+		 */
+		int takeDue(long now, Consumer<T> due) {
+			return takeDue(this.inOrder, now, due) + takeDue(this.outOfOrder, now, due);
+		}
+
+		// What a poll takes after a peek at a due item is that item, or one due sooner offered in between: hand on
+		// the one polled, or that one is dropped and the one peeked at comes twice
+		private static <T> int takeDue(Queue<Due<T>> queue, long now, Consumer<T> due) {
+			int taken = 0;
+			for (Due<T> first = queue.peek(); first != null && first.nanos() - now <= 0; first = queue.peek()) {
+				Due<T> polled = queue.poll();
+				taken++;
+				due.accept(polled.item());
+			}
+			return taken;
+		}
+
+	}
+
+	/**
+	 * An item and when it falls due, by {@link System#nanoTime()}.
+	 */
+	record Due<T>(T item, long nanos) {
 
 	}
 

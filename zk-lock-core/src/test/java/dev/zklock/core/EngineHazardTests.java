@@ -1,10 +1,12 @@
 package dev.zklock.core;
 
+import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Queue;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
@@ -13,6 +15,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -27,6 +30,7 @@ import dev.zklock.LockInfo;
 import dev.zklock.LockLossReason;
 import dev.zklock.LockRequest;
 import dev.zklock.LockState;
+import dev.zklock.annotation.LockMode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -92,6 +96,87 @@ class EngineHazardTests extends AbstractZooKeeperTests {
 				.withMessageContaining("'closing-wait'");
 			await().atMost(Duration.ofSeconds(10)).until(() -> queueNodes().size() == 1);
 		}
+	}
+
+	@Test
+	void asyncWaitArmedOnAClosedEngineTimerEndsInsteadOfOutlivingItsTimeout() throws Exception {
+		LockRequest request = LockRequest.named("untimed").keys("k").build();
+		LockEngine engine = new LockEngine(client, this.basePath, Duration.ofSeconds(30));
+		try (LockHandle held = this.manager.acquire(request)) {
+			// as a close that did not see this wait would leave it: the timer that ends it takes no task
+			engineTimer(engine).close((task) -> false);
+			String path = engine.pathFor("untimed", "k");
+			Acquisition acquisition = engine.acquireFor(null, "untimed", LockMode.MUTEX, 1,
+					List.of(new Acquisition.Target("k", path, null, 0)), Duration.ofMillis(300), false);
+			acquisition.armTimer();
+			await("the wait ends though nothing can time it").atMost(Duration.ofSeconds(10))
+				.until(() -> acquisition.result().isDone());
+			assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> acquisition.result().get())
+				.havingCause()
+				.isInstanceOf(LockException.class)
+				.withMessageContaining("'untimed'");
+			assertThat(client.getChildren().forPath(path)).as("the holder's node alone").hasSize(1);
+			assertThat(held.isHeld()).isTrue();
+		}
+		finally {
+			engine.close();
+		}
+	}
+
+	@Test
+	void aRevocationQueuedWhenTheManagerClosesStillEndsItsHold() throws Exception {
+		CuratorLockManager closing = new CuratorLockManager(client, this.basePath, Duration.ofSeconds(30));
+		CountDownLatch busy = new CountDownLatch(1);
+		CountDownLatch free = new CountDownLatch(1);
+		try {
+			Queue<LockLossReason> reasons = new ConcurrentLinkedQueue<>();
+			closing.addLockLossListener((lock, reason) -> reasons.add(reason));
+			LockHandle handle = closing.acquire(LockRequest.named("revoked-at-close").build());
+			awaitWatched(closing);
+			ConnectionLossHandler lossHandler = engine(closing).lossHandler();
+			// the connection thread is busy, so the revocation below waits in its queue
+			assertThat(lossHandler.execute(() -> {
+				busy.countDown();
+				awaitQuietly(free);
+			})).isTrue();
+			assertThat(busy.await(10, TimeUnit.SECONDS)).isTrue();
+			client.delete().forPath(handle.nodePath());
+			await("the revocation queued").atMost(Duration.ofSeconds(10))
+				.until(() -> !connectionQueue(lossHandler).isEmpty());
+			closing.close();
+			free.countDown();
+			await("hold lost though the manager closed with its revocation queued").atMost(Duration.ofSeconds(10))
+				.until(() -> !handle.isHeld());
+			assertThat(reasons).containsExactly(LockLossReason.REVOKED);
+			handle.close();
+			assertThat(closing.getRegistry().snapshot()).isEmpty();
+		}
+		finally {
+			free.countDown();
+			closing.close();
+		}
+	}
+
+	// the engine is private to the manager: reached by reflection, for its loss handler
+	private static LockEngine engine(CuratorLockManager manager) throws ReflectiveOperationException {
+		Field engine = CuratorLockManager.class.getDeclaredField("engine");
+		engine.setAccessible(true);
+		return (LockEngine) engine.get(manager);
+	}
+
+	// what waits for the connection thread, by reflection: the handler keeps its executor to itself
+	private static BlockingQueue<Runnable> connectionQueue(ConnectionLossHandler handler)
+			throws ReflectiveOperationException {
+		Field executor = ConnectionLossHandler.class.getDeclaredField("executor");
+		executor.setAccessible(true);
+		return ((ThreadPoolExecutor) executor.get(handler)).getQueue();
+	}
+
+	// the engine's timer is private to it: reached by reflection, to close it alone
+	private static EngineTimer engineTimer(LockEngine engine) throws ReflectiveOperationException {
+		Field timer = LockEngine.class.getDeclaredField("timer");
+		timer.setAccessible(true);
+		return (EngineTimer) timer.get(engine);
 	}
 
 	@Test
