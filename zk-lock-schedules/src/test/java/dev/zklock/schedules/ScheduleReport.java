@@ -34,6 +34,14 @@ final class ScheduleReport {
 				history.holds().size(), Tenures.passes(history),
 				RandomScheduleTests.checker.tenures(history).passesAhead(), history.writes().size(),
 				history.deletions().size(), violations.size());
+		List<DeadlockChecks.Cycle> cycles = RandomScheduleTests.checker.deadlocks(history).cycles();
+		if (!cycles.isEmpty() || !history.deadlockFailures().isEmpty()) {
+			logger.info("SCHEDULE deadlocks: cycles={} broken after ms={} victims={}", cycles.size(),
+					cycles.stream().map(DeadlockChecks.Cycle::millis).toList(), history.deadlockFailures()
+						.stream()
+						.map((failure) -> "step " + failure.id() + " c" + failure.client() + " " + failure.lockKey())
+						.toList());
+		}
 		if (!violations.isEmpty()) {
 			logger.warn("SCHEDULE violations {}\n{}\n{}", violations, schedule, describe(history));
 		}
