@@ -34,7 +34,10 @@ import dev.zklock.schedules.HistoryChecker.Violation;
  * during it: the engine searches only while ZooKeeper answers, and publishes
  * again after a connection loss.</li>
  * <li>No {@code LockDeadlockException} comes without a cycle through its victim's
- * wait at that moment (a false positive). Every wait and hold counts until
+ * wait at that moment (a false positive), unless a fault, an outage or a pause of
+ * the client of a member it reports came within {@code after} and
+ * {@link #BOUND_SLACK} before it: a client that took its session for expired saw its
+ * holds lost while their nodes stayed on the server. Every wait and hold counts until
  * {@code notice} after its recorded end: the verdict commits in ZooKeeper, and the
  * victim's caller has its exception a moment later, by then another member may
  * have seen its own wait end (its record deleted after it was answered) or have
@@ -131,7 +134,7 @@ final class DeadlockChecks {
 
 	private void checkFalsePositives(List<Violation> violations) {
 		for (DeadlockFailure failure : this.history.deadlockFailures()) {
-			if (cycleThrough(failure.id(), failure.at(), this.notice) == null) {
+			if (cycleThrough(failure.id(), failure.at(), this.notice) == null && !excused(failure)) {
 				violations.add(new Violation("deadlock without a cycle", "step " + failure.id() + " (c"
 						+ failure.client() + ") had a LockDeadlockException waiting for " + failure.lockKey()
 						+ ", and no cycle through its wait was under way then; it reported " + failure.members()));
@@ -230,8 +233,26 @@ final class DeadlockChecks {
 	private boolean excused(Cycle cycle) {
 		Set<Integer> clients = new HashSet<>();
 		this.waits.stream().filter((wait) -> cycle.members().contains(wait.id())).forEach((wait) -> clients.add(wait.client()));
-		long from = cycle.formed() - BOUND_SLACK.toNanos();
-		long to = cycle.broken();
+		return troubled(clients, cycle.formed() - BOUND_SLACK.toNanos(), cycle.broken());
+	}
+
+	// The same, of the clients of the members an exception reports, while they could have waited for each other: a
+	// client that took its session for expired saw its holds lost while the server kept their nodes, which still
+	// block the others and make the cycle the engine found, until the server ends that session
+	private boolean excused(DeadlockFailure failure) {
+		Set<Integer> clients = new HashSet<>();
+		clients.add(failure.client());
+		for (NestedWait wait : this.waits) {
+			if (failure.members()
+				.stream()
+				.anyMatch((member) -> member.process() == wait.process() && member.thread().equals(wait.thread()))) {
+				clients.add(wait.client());
+			}
+		}
+		return troubled(clients, failure.at() - this.after - BOUND_SLACK.toNanos(), failure.at());
+	}
+
+	private boolean troubled(Set<Integer> clients, long from, long to) {
 		return this.history.faults()
 			.stream()
 			.anyMatch((fault) -> fault.applied() && (fault.client() < 0 || clients.contains(fault.client()))

@@ -87,6 +87,20 @@ class HistoryCheckerDeadlockTests {
 	}
 
 	@Test
+	void aFaultOfAReportedMembersClientExcusesAnExceptionTheHistoryCannotShow() {
+		// step 2's client took its session for expired and saw its hold of y lost; the server kept the node
+		this.history.hold(hold(1, "x", LockMode.MUTEX, 10, 0, 1_000));
+		this.history.nestedWait(new NestedWait(1, 0, 7, "a", "m/y", LockMode.MUTEX, ms(300), ms(1_000), false));
+		this.history.hold(new Hold(2, 1, "m", "y", LockMode.MUTEX, 1, 20, 0, ms(400), true, "SESSION_LOST", true));
+		this.history.nestedWait(new NestedWait(2, 1, 7, "b", "m/x", LockMode.MUTEX, ms(300), ms(1_050), true));
+		this.history.hold(hold(2, "x", LockMode.MUTEX, 11, 1_050, 1_100));
+		this.history.deadlockFailure(new DeadlockFailure(1, 0, "m/y", ms(1_000), MEMBERS));
+		assertThat(kinds()).containsExactly("deadlock without a cycle");
+		this.history.fault(new History.Fault(FaultKind.EXPIRE_ON_CLIENT, 1, ms(390), ms(390), true));
+		assertThat(kinds()).isEmpty();
+	}
+
+	@Test
 	void aMemberWhoseWaitEndedWithinTheNoticeStillMakesTheCycle() {
 		// step 2 timed out on x 400 ms before step 1 had its exception: the verdict may have come before that; 600 ms is
 		// longer than the notice

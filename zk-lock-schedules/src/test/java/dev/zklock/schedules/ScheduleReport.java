@@ -87,7 +87,17 @@ final class ScheduleReport {
 			.stream()
 			.map((pause) -> new Line(pause.start(), "c" + pause.client() + " paused until +"
 					+ ms(pause.end() - origin) + " ms"));
-		return Stream.of(ops, holds, faults, deletions, revocations, outages, pauses)
+		// a nested acquisition's waits, granted ones too, and its deadlock's victims: a cycle cannot be read without them
+		Stream<Line> nested = history.nestedWaits()
+			.stream()
+			.map((wait) -> new Line(wait.start(), "step " + wait.id() + " c" + wait.client() + " thread '"
+					+ wait.thread() + "' waits for " + wait.mode() + " " + wait.lockKey() + " until +"
+					+ ms(wait.end() - origin) + " ms" + (wait.granted() ? ", granted" : ", not granted")));
+		Stream<Line> victims = history.deadlockFailures()
+			.stream()
+			.map((failure) -> new Line(failure.at(), "step " + failure.id() + " c" + failure.client()
+					+ " LockDeadlockException waiting for " + failure.lockKey() + ", members " + failure.members()));
+		return Stream.of(ops, holds, faults, deletions, revocations, outages, pauses, nested, victims)
 			.flatMap(Function.identity())
 			.sorted(Comparator.comparingLong(Line::at))
 			.map((line) -> "  +" + ms(line.at() - origin) + " ms " + line.text())
