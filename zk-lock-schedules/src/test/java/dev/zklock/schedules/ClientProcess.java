@@ -214,6 +214,12 @@ final class ClientProcess implements AutoCloseable {
 		else if (event instanceof History.Revocation revocation) {
 			this.history.revocation(revocation);
 		}
+		else if (event instanceof History.NestedWait wait) {
+			this.history.nestedWait(wait);
+		}
+		else if (event instanceof History.DeadlockFailure failure) {
+			this.history.deadlockFailure(failure);
+		}
 		else if (event instanceof String leftover) {
 			this.history.leftover(leftover);
 		}

@@ -91,6 +91,9 @@ final class ClientSteps {
 		if (step.op() instanceof Acquire acquire) {
 			new StepRunner(client, this.history, this.store, this.timers, this.trusting).acquire(id, acquire);
 		}
+		else if (step.op() instanceof Schedule.Nested nested) {
+			new NestedRunner(client, this.history, this.store).run(id, nested);
+		}
 		else if (step.op() instanceof Revoke revoke) {
 			long asked = System.nanoTime();
 			try {

@@ -338,6 +338,70 @@ final class History implements Serializable {
 		return copy(this.leftovers);
 	}
 
+	/**
+	 * One wait of a nested acquisition ({@link Schedule.Nested}), outer or inner, from
+	 * its ask to its answer, with the thread and process that waited: what a deadlock's
+	 * report names a member by (#42).
+	 * @param id the step
+	 * @param client the client that asked
+	 * @param process the process id of its JVM
+	 * @param thread the name of the thread that waited
+	 * @param lockKey the lock and key
+	 * @param mode the mode
+	 * @param start when it was asked
+	 * @param end when the caller had its answer
+	 * @param granted whether it was granted
+	 */
+	record NestedWait(int id, int client, long process, String thread, String lockKey, LockMode mode, long start,
+			long end, boolean granted) implements Serializable {
+	}
+
+	/**
+	 * A member of a deadlock as a {@code LockDeadlockException} reports it: a waiter of
+	 * one of its edges.
+	 * @param process the waiter's process id
+	 * @param thread the waiter's thread name
+	 * @param waitsFor the lock and key it waits for
+	 */
+	record CycleMember(long process, String thread, String waitsFor) implements Serializable {
+	}
+
+	/**
+	 * A nested acquisition that failed with a {@code LockDeadlockException}: chosen as
+	 * the victim of a cycle.
+	 * @param id the step
+	 * @param client the client that asked
+	 * @param lockKey the lock and key it waited for
+	 * @param at when its caller had the exception
+	 * @param members the cycle's members, as the exception reports them
+	 */
+	record DeadlockFailure(int id, int client, String lockKey, long at, List<CycleMember> members)
+			implements Serializable {
+	}
+
+	private final List<NestedWait> nestedWaits = Collections.synchronizedList(new ArrayList<>());
+
+	private final List<DeadlockFailure> deadlockFailures = Collections.synchronizedList(new ArrayList<>());
+
+	void nestedWait(NestedWait wait) {
+		this.nestedWaits.add(wait);
+		this.sink.accept(wait);
+	}
+
+	void deadlockFailure(DeadlockFailure failure) {
+		this.deadlockFailures.add(failure);
+		this.sink.accept(failure);
+	}
+
+	// empty in a history saved before nested acquisitions
+	List<NestedWait> nestedWaits() {
+		return (this.nestedWaits != null) ? copy(this.nestedWaits) : List.of();
+	}
+
+	List<DeadlockFailure> deadlockFailures() {
+		return (this.deadlockFailures != null) ? copy(this.deadlockFailures) : List.of();
+	}
+
 	private static <T> List<T> copy(List<T> list) {
 		synchronized (list) {
 			return List.copyOf(list);

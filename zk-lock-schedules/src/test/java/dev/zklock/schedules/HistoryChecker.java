@@ -61,6 +61,8 @@ import dev.zklock.schedules.History.Write;
  * that was not over 250 ms before the second asked, or the second was passed the key
  * within a tenure of local hand-off of which the first was no local waiter
  * ({@link GrantChecks}).</li>
+ * <li>No deadlock of nested acquisitions stands past {@code after} and a second, none
+ * is reported without one, and none has two victims ({@link DeadlockChecks}).</li>
  * <li>After the schedule quiesced, no lock node and no registry entry is left.</li>
  * </ul>
  */
@@ -140,8 +142,19 @@ final class HistoryChecker {
 		checkOps(history, excuses.stops(), violations);
 		GrantChecks.checkHeld(history, excuses.deletions(), violations);
 		GrantChecks.checkOrder(history, excuses.deletions(), tenures, violations);
+		deadlocks(history).check(violations);
 		history.leftovers().forEach((left) -> violations.add(new Violation("left after quiescence", left)));
 		return violations;
+	}
+
+	/**
+	 * The rules of deadlock detection over a history, with the clients'
+	 * {@code after}, for the checks and the figures of a run.
+	 * @param history the history
+	 * @return its cycles and rules
+	 */
+	DeadlockChecks deadlocks(History history) {
+		return new DeadlockChecks(history, ScheduleClient.DEADLOCK_AFTER, this.lossNotice);
 	}
 
 	private void checkExclusion(List<Hold> holds, Excuses excuses, List<Violation> violations) {

@@ -150,7 +150,7 @@ record Schedule(List<Step> steps, List<FaultStep> faults) implements Serializabl
 	}
 
 	/** An operation. */
-	sealed interface Op extends Serializable permits Acquire, Revoke, DeleteNode {
+	sealed interface Op extends Serializable permits Acquire, Revoke, DeleteNode, Nested {
 	}
 
 	/**
@@ -228,6 +228,32 @@ record Schedule(List<Step> steps, List<FaultStep> faults) implements Serializabl
 		@Override
 		public String toString() {
 			return "delete node of " + this.family.lockName + "[" + this.key + "]";
+		}
+
+	}
+
+	/**
+	 * Nested acquisitions: take one key, hold it a while, then take a second key of the
+	 * same lock name inside it, hold both a moment, release the inner and then the
+	 * outer. Two of them in opposite orders on other workers make a deadlock, which
+	 * the engine must find and break by failing exactly one of them (#42).
+	 * @param family the lock name, MUTEX or READ_WRITE
+	 * @param outerKey the key taken first
+	 * @param outerMode its mode
+	 * @param innerKey the key taken inside it
+	 * @param innerMode its mode
+	 * @param timeoutMillis each acquisition's timeout
+	 * @param outerHoldMillis how long the outer lock is held before the inner one is asked for
+	 * @param innerHoldMillis how long both are held once the inner one is granted
+	 */
+	record Nested(Family family, String outerKey, LockMode outerMode, String innerKey, LockMode innerMode,
+			long timeoutMillis, long outerHoldMillis, long innerHoldMillis) implements Op {
+
+		@Override
+		public String toString() {
+			return "nested " + this.outerMode + " " + this.family.lockName + "[" + this.outerKey + "] then "
+					+ this.innerMode + " " + this.family.lockName + "[" + this.innerKey + "] timeout="
+					+ this.timeoutMillis + "ms hold=" + this.outerHoldMillis + "+" + this.innerHoldMillis + "ms";
 		}
 
 	}

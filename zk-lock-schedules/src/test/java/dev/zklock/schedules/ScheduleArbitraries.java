@@ -59,10 +59,11 @@ final class ScheduleArbitraries {
 	}
 
 	/**
-	 * Mixed schedules, and a share built around a contended key.
+	 * Mixed schedules, and a share built around a contended key; a share of all of
+	 * them with a deadlock of nested acquisitions on top ({@link Cycles}).
 	 */
 	static Gen<Schedule> schedules() {
-		return schedules(FaultKind.inJvm());
+		return Cycles.added(schedules(FaultKind.inJvm()));
 	}
 
 	/**

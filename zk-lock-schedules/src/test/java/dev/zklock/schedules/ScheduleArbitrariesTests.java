@@ -37,8 +37,9 @@ class ScheduleArbitrariesTests {
 	@Test
 	void everyStepIsWithinTheSchedule() {
 		for (Schedule schedule : SCHEDULES) {
-			// 4 to 16 drawn, and maybe one deletion aimed at one of them
-			assertThat(schedule.steps()).hasSizeBetween(4, 17);
+			// 4 to 16 drawn, and maybe one deletion aimed at one of them (and a cycle's, see CyclesTests)
+			assertThat(schedule.steps().stream().filter((step) -> !(step.op() instanceof Schedule.Nested)))
+				.hasSizeBetween(4, 17);
 			assertThat(schedule.faults()).hasSizeLessThanOrEqualTo(3);
 			for (Step step : schedule.steps()) {
 				assertThat(step.client()).isBetween(0, Schedule.CLIENTS - 1);

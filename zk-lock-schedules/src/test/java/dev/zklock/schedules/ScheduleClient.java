@@ -13,12 +13,14 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.jspecify.annotations.Nullable;
 
 import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
 import dev.zklock.core.AsyncLockHandle;
 import dev.zklock.core.AsyncLockManager;
 import dev.zklock.core.CuratorLockManager;
+import dev.zklock.core.DeadlockDetectionSettings;
 import dev.zklock.LockInfo;
 import dev.zklock.core.ManualPauseDetectors;
 import dev.zklock.core.PauseDetector;
@@ -53,6 +55,16 @@ final class ScheduleClient implements AutoCloseable {
 	 */
 	static final Duration MAX_TIME = Duration.ofSeconds(1);
 
+	/**
+	 * When the clients' waits look for deadlocks: half the default second, so that a
+	 * cycle of nested acquisitions breaks well within a schedule, and their timeouts,
+	 * which must outlast this and the checker's second on top, stay short.
+	 */
+	static final Duration DEADLOCK_AFTER = Duration.ofMillis(500);
+
+	/** The checker's control that fails a cycle's other members too, or {@code null}: the engine's own rule. */
+	volatile @Nullable SecondVictims secondVictims;
+
 	final int index;
 
 	final ZooKeeperProxy proxy;
@@ -85,6 +97,8 @@ final class ScheduleClient implements AutoCloseable {
 		// before the manager's own listener, so that an outage is on record before the engine acts on it
 		this.curator.getConnectionStateListenable().addListener((client, state) -> connection(state.isConnected()));
 		this.manager = new CuratorLockManager(this.curator, basePath, Duration.ofSeconds(10));
+		this.manager.setDeadlockDetection(new DeadlockDetectionSettings(true, DEADLOCK_AFTER,
+				DeadlockDetectionSettings.DEFAULTS.history(), null));
 		this.detector = ManualPauseDetectors.onClock(this::pauseClock, PAUSE_THRESHOLD).start();
 		this.manager.setPauseDetector(this.detector);
 		this.manager.setLocalHandoffLimits(MAX_PASSES, MAX_TIME);

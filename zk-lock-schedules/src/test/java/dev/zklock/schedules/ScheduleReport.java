@@ -34,6 +34,14 @@ final class ScheduleReport {
 				history.holds().size(), Tenures.passes(history),
 				RandomScheduleTests.checker.tenures(history).passesAhead(), history.writes().size(),
 				history.deletions().size(), violations.size());
+		List<DeadlockChecks.Cycle> cycles = RandomScheduleTests.checker.deadlocks(history).cycles();
+		if (!cycles.isEmpty() || !history.deadlockFailures().isEmpty()) {
+			logger.info("SCHEDULE deadlocks: cycles={} broken after ms={} victims={}", cycles.size(),
+					cycles.stream().map(DeadlockChecks.Cycle::millis).toList(), history.deadlockFailures()
+						.stream()
+						.map((failure) -> "step " + failure.id() + " c" + failure.client() + " " + failure.lockKey())
+						.toList());
+		}
 		if (!violations.isEmpty()) {
 			logger.warn("SCHEDULE violations {}\n{}\n{}", violations, schedule, describe(history));
 		}
@@ -79,7 +87,17 @@ final class ScheduleReport {
 			.stream()
 			.map((pause) -> new Line(pause.start(), "c" + pause.client() + " paused until +"
 					+ ms(pause.end() - origin) + " ms"));
-		return Stream.of(ops, holds, faults, deletions, revocations, outages, pauses)
+		// a nested acquisition's waits, granted ones too, and its deadlock's victims: a cycle cannot be read without them
+		Stream<Line> nested = history.nestedWaits()
+			.stream()
+			.map((wait) -> new Line(wait.start(), "step " + wait.id() + " c" + wait.client() + " thread '"
+					+ wait.thread() + "' waits for " + wait.mode() + " " + wait.lockKey() + " until +"
+					+ ms(wait.end() - origin) + " ms" + (wait.granted() ? ", granted" : ", not granted")));
+		Stream<Line> victims = history.deadlockFailures()
+			.stream()
+			.map((failure) -> new Line(failure.at(), "step " + failure.id() + " c" + failure.client()
+					+ " LockDeadlockException waiting for " + failure.lockKey() + ", members " + failure.members()));
+		return Stream.of(ops, holds, faults, deletions, revocations, outages, pauses, nested, victims)
 			.flatMap(Function.identity())
 			.sorted(Comparator.comparingLong(Line::at))
 			.map((line) -> "  +" + ms(line.at() - origin) + " ms " + line.text())

@@ -13,6 +13,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
@@ -55,6 +56,21 @@ final class ScheduleRunner {
 		this.trusting = trusting;
 	}
 
+	// how each client is set up before the schedule: as it is, but for the deadlock controls of UnsafeControlTests
+	private Consumer<ScheduleClient> clientSetup = (client) -> {
+	};
+
+	/**
+	 * This runner, each client set up so before the steps begin: the checker's
+	 * controls of deadlock detection turn it off, or add victims.
+	 * @param setup what to do with each client
+	 * @return this runner
+	 */
+	ScheduleRunner withClients(Consumer<ScheduleClient> setup) {
+		this.clientSetup = setup;
+		return this;
+	}
+
 	/**
 	 * A server for schedules: a short tick, so that the clients' short sessions are
 	 * allowed.
@@ -82,6 +98,7 @@ final class ScheduleRunner {
 			for (int i = 0; i < Schedule.CLIENTS; i++) {
 				clients.add(new ScheduleClient(i, List.of(this.server.port()), basePath, history));
 			}
+			clients.forEach(this.clientSetup);
 			FaultInjector faults = new FaultInjector(this.server::restart, clients, history, timers);
 			long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
 			schedule.faults()

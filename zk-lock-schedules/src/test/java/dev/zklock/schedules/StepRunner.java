@@ -90,13 +90,26 @@ final class StepRunner {
 
 	/** A release may fail while the server is out of reach; the quiescence check finds what it left. */
 	private void release(int id, Acquire step, LockHandle handle) {
+		release(this.history, this.client.index, id, "release of " + step, handle);
+	}
+
+	/**
+	 * Release a handle, recording a release that failed (the quiescence check finds
+	 * what it left).
+	 * @param history where to record
+	 * @param client the client
+	 * @param id the step
+	 * @param description what the release is, for reports
+	 * @param handle the handle
+	 */
+	static void release(History history, int client, int id, String description, LockHandle handle) {
 		long start = System.nanoTime();
 		try {
 			handle.close();
 		}
 		catch (LockException ex) {
-			this.history.op(new History.Op(id, this.client.index, "release of " + step, History.NO_DEADLINE, start,
-					System.nanoTime(), Outcome.FAILED, -1, ex.toString()));
+			history.op(new History.Op(id, client, description, History.NO_DEADLINE, start, System.nanoTime(),
+					Outcome.FAILED, -1, ex.toString()));
 		}
 	}
 

@@ -3,17 +3,20 @@ package dev.zklock.schedules;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import dev.zklock.annotation.LockMode;
+import dev.zklock.core.DeadlockDetectionSettings;
 import dev.zklock.schedules.History.Outcome;
 import dev.zklock.schedules.HistoryChecker.Violation;
 import dev.zklock.schedules.Schedule.Acquire;
 import dev.zklock.schedules.Schedule.Family;
 import dev.zklock.schedules.Schedule.FaultKind;
 import dev.zklock.schedules.Schedule.FaultStep;
+import dev.zklock.schedules.Schedule.Nested;
 import dev.zklock.schedules.Schedule.Nesting;
 import dev.zklock.schedules.Schedule.Step;
 import dev.zklock.testsupport.ClassFixture;
@@ -28,7 +31,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * holder takes a key; its session ends under it, by the server or by a connection
  * swallowed past the session; another client waits for the key meanwhile. With local
  * hand-off, another worker of the holder's client waits in its local queue too: the
- * session's end must end the tenure for both.
+ * session's end must end the tenure for both. And for deadlock detection (#42): two
+ * clients nest two keys in opposite orders; a detection switched off, and one whose
+ * every member of a cycle fails ({@link SecondVictims}), must be flagged, and the
+ * engine's own must pass.
  */
 class UnsafeControlTests {
 
@@ -51,6 +57,57 @@ class UnsafeControlTests {
 		assertThat(history.ops()).as("the holder's grant, before the fault")
 			.anyMatch((op) -> op.id() == 0 && op.outcome() == Outcome.GRANTED);
 		assertThat(RandomScheduleTests.checker.check(history)).isEmpty();
+	}
+
+	// #42: the checker's controls of deadlock detection. Two clients nest x and y in opposite orders; with detection
+	// off the cycle stands until the timeouts break it; with every member a victim, the cycle has two
+	@Test
+	void aDetectionThatNeverDetectsIsFlagged() throws Exception {
+		History history = new ScheduleRunner(server.get(), false)
+			.withClients((client) -> client.manager.setDeadlockDetection(new DeadlockDetectionSettings(false,
+					ScheduleClient.DEADLOCK_AFTER, DeadlockDetectionSettings.DEFAULTS.history(), null)))
+			.run(oppositeOrders(LockMode.MUTEX, LockMode.MUTEX));
+		assertThat(RandomScheduleTests.checker.deadlocks(history).cycles()).as("the cycle formed").isNotEmpty();
+		assertThat(history.deadlockFailures()).isEmpty();
+		assertThat(logged(oppositeOrders(LockMode.MUTEX, LockMode.MUTEX), history)).extracting(Violation::kind)
+			.containsExactly("deadlock unbroken");
+	}
+
+	@Test
+	void aDetectionThatPicksTwoVictimsIsFlagged() throws Exception {
+		SecondVictims control = new SecondVictims();
+		History history = new ScheduleRunner(server.get(), false)
+			.withClients((client) -> client.secondVictims = control)
+			.run(oppositeOrders(LockMode.MUTEX, LockMode.MUTEX));
+		assertThat(history.deadlockFailures()).as("the engine's victim and the control's").hasSize(2);
+		assertThat(logged(oppositeOrders(LockMode.MUTEX, LockMode.MUTEX), history)).extracting(Violation::kind)
+			.containsExactly("two victims of one cycle");
+	}
+
+	@ParameterizedTest
+	@CsvSource({ "MUTEX, MUTEX", "WRITE, WRITE", "WRITE, READ" })
+	void theEnginesDetectionPasses(LockMode outer, LockMode inner) throws Exception {
+		History history = new ScheduleRunner(server.get(), false).run(oppositeOrders(outer, inner));
+		assertThat(RandomScheduleTests.checker.deadlocks(history).cycles()).as("the cycle formed").hasSize(1);
+		assertThat(history.deadlockFailures()).as("one victim").hasSize(1);
+		assertThat(logged(oppositeOrders(outer, inner), history)).isEmpty();
+	}
+
+	// the violations, logged with the run's figures as the random schedules' are: a control's are its result
+	private static List<Violation> logged(Schedule schedule, History history) {
+		List<Violation> violations = RandomScheduleTests.checker.check(history);
+		ScheduleReport.log(schedule, history, violations);
+		return violations;
+	}
+
+	// client 0 takes x then y (in `inner` mode), client 1 takes y then x; both hold their outer lock before either
+	// asks for its inner one
+	private static Schedule oppositeOrders(LockMode outer, LockMode inner) {
+		Family family = (outer == LockMode.MUTEX) ? Family.MUTEX : Family.READ_WRITE;
+		return new Schedule(List.of(
+				new Step(0, 0, 0, new Nested(family, "x", outer, "y", inner, Cycles.TIMEOUT_MILLIS, 300, 50)),
+				new Step(1, 0, 50, new Nested(family, "y", outer, "x", outer, Cycles.TIMEOUT_MILLIS, 300, 50))),
+				List.of());
 	}
 
 	// the holder holds for longer than the fault takes to end its session and let the waiter in; it waits for its
