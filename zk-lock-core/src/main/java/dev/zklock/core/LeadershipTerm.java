@@ -1,4 +1,4 @@
-package dev.zklock.leader;
+package dev.zklock.core;
 
 import java.time.Instant;
 import java.util.HashMap;
@@ -12,15 +12,16 @@ import dev.zklock.LeadershipRevocationReason;
 import dev.zklock.LockContext;
 import dev.zklock.LockLostException;
 import dev.zklock.annotation.LockMode;
-import dev.zklock.core.AsyncLockHandle;
 
 /**
  * One uninterrupted leadership of a role by this instance: from the grant until
  * the revocation. It is the {@link LockContext} of the {@code @Leader} methods that
  * run during it; its fencing token stays readable after the end, so that late
- * writes still carry it and are rejected.
+ * writes still carry it and are rejected. The Spring layer's {@code @Leader}
+ * advice {@linkplain #enter() enters} it around each call, so that a yield deletes
+ * the node only once those calls have returned.
  */
-final class LeadershipTerm implements LockContext {
+public final class LeadershipTerm implements LockContext {
 
 	private final String role;
 
@@ -48,7 +49,11 @@ final class LeadershipTerm implements LockContext {
 		this.since = since;
 	}
 
-	String role() {
+	/**
+	 * The role.
+	 * @return the role name
+	 */
+	public String role() {
 		return this.role;
 	}
 
@@ -56,7 +61,11 @@ final class LeadershipTerm implements LockContext {
 		return this.handle;
 	}
 
-	Instant since() {
+	/**
+	 * When this instance began to lead, as it saw the grant.
+	 * @return the moment of the grant
+	 */
+	public Instant since() {
 		return this.since;
 	}
 
@@ -65,7 +74,7 @@ final class LeadershipTerm implements LockContext {
 	 * has ended.
 	 * @return whether it may run: false once the term has ended
 	 */
-	synchronized boolean enter() {
+	public synchronized boolean enter() {
 		if (this.endReason != null) {
 			return false;
 		}
@@ -76,7 +85,7 @@ final class LeadershipTerm implements LockContext {
 	/**
 	 * A {@code @Leader} method that {@link #enter() entered} returns.
 	 */
-	synchronized void exit() {
+	public synchronized void exit() {
 		Thread current = Thread.currentThread();
 		Integer depth = this.runners.get(current);
 		if (depth != null && depth > 1) {

@@ -1,4 +1,4 @@
-package dev.zklock.leader;
+package dev.zklock.core;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -12,8 +12,6 @@ import org.slf4j.LoggerFactory;
 
 import dev.zklock.LeadershipRevocationReason;
 import dev.zklock.LockRequest;
-import dev.zklock.core.AsyncLockHandle;
-import dev.zklock.core.AsyncLockManager;
 
 /**
  * This instance's place in the queue of one role: an asynchronous MUTEX
@@ -57,7 +55,7 @@ final class RoleCandidacy {
 	RoleCandidacy(String role, AsyncLockManager locks, Listener listener, boolean interruptOnLoss) {
 		this.role = role;
 		// a role is held as long as the instance leads: zk-lock.max-hold does not cap it
-		this.request = LockRequest.named(CuratorLeaderElection.LOCK_NAME)
+		this.request = LockRequest.named(RoleElection.LOCK_NAME)
 			.keys(role)
 			.timeout(ENDLESS)
 			.maxHold(ENDLESS)
@@ -102,7 +100,7 @@ final class RoleCandidacy {
 		}
 		if (this.pending != null || this.term != null) {
 			logger.info("Standing aside from role '{}' (lock '{}' key '{}'): {}", this.role,
-					CuratorLeaderElection.LOCK_NAME, this.role, cause);
+					RoleElection.LOCK_NAME, this.role, cause);
 		}
 		drop(LeadershipRevocationReason.YIELDED);
 	}
@@ -114,7 +112,7 @@ final class RoleCandidacy {
 	synchronized void standAgain(String cause) {
 		if (this.asideCauses.remove(cause) && this.asideCauses.isEmpty() && this.active) {
 			logger.info("Joining the queue of role '{}' (lock '{}' key '{}'), after standing aside for: {}", this.role,
-					CuratorLeaderElection.LOCK_NAME, this.role, cause);
+					RoleElection.LOCK_NAME, this.role, cause);
 			rejoin();
 		}
 	}
@@ -149,7 +147,7 @@ final class RoleCandidacy {
 		this.pending = null;
 		if (waiting != null) {
 			logger.debug("Leaving the queue of role '{}' (lock '{}' key '{}'): {}", this.role,
-					CuratorLeaderElection.LOCK_NAME, this.role, reason);
+					RoleElection.LOCK_NAME, this.role, reason);
 			// deletes the node of the wait, or releases a lock acquired at this moment
 			waiting.cancel(false);
 		}
@@ -233,7 +231,7 @@ final class RoleCandidacy {
 	private void startAttempt() {
 		long attempt = ++this.generation;
 		logger.debug("Joining the queue of role '{}' (lock '{}' key '{}'), attempt {}", this.role,
-				CuratorLeaderElection.LOCK_NAME, this.role, attempt);
+				RoleElection.LOCK_NAME, this.role, attempt);
 		CompletableFuture<AsyncLockHandle> result = this.locks.acquire(this.request);
 		this.pending = result;
 		result.whenComplete((handle, ex) -> completed(attempt, handle, ex));
