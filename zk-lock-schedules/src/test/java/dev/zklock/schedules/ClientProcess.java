@@ -214,6 +214,12 @@ final class ClientProcess implements AutoCloseable {
 		else if (event instanceof History.Revocation revocation) {
 			this.history.revocation(revocation);
 		}
+		else if (event instanceof History.Term term) {
+			this.history.term(term);
+		}
+		else if (event instanceof History.Candidacy candidacy) {
+			this.history.candidacy(candidacy);
+		}
 		else if (event instanceof String leftover) {
 			this.history.leftover(leftover);
 		}

@@ -91,6 +91,9 @@ final class ClientSteps {
 		if (step.op() instanceof Acquire acquire) {
 			new StepRunner(client, this.history, this.store, this.timers, this.trusting).acquire(id, acquire);
 		}
+		else if (step.op() instanceof Schedule.Lead lead) {
+			new LeaderSteps(client, this.history, this.store, this.trusting).lead(id, lead);
+		}
 		else if (step.op() instanceof Revoke revoke) {
 			long asked = System.nanoTime();
 			try {

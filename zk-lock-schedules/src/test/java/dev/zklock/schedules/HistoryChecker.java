@@ -61,6 +61,8 @@ import dev.zklock.schedules.History.Write;
  * that was not over 250 ms before the second asked, or the second was passed the key
  * within a tenure of local hand-off of which the first was no local waiter
  * ({@link GrantChecks}).</li>
+ * <li>One leader of the role at a time, no stale leader's write accepted, and no yield
+ * that leaves a waiting candidate without a leader ({@link LeaderChecks}).</li>
  * <li>After the schedule quiesced, no lock node and no registry entry is left.</li>
  * </ul>
  */
@@ -140,6 +142,7 @@ final class HistoryChecker {
 		checkOps(history, excuses.stops(), violations);
 		GrantChecks.checkHeld(history, excuses.deletions(), violations);
 		GrantChecks.checkOrder(history, excuses.deletions(), tenures, violations);
+		new LeaderChecks(history, Duration.ofNanos(this.lossNotice)).check(violations);
 		history.leftovers().forEach((left) -> violations.add(new Violation("left after quiescence", left)));
 		return violations;
 	}

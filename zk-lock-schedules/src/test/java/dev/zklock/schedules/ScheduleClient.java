@@ -22,6 +22,7 @@ import dev.zklock.core.CuratorLockManager;
 import dev.zklock.LockInfo;
 import dev.zklock.core.ManualPauseDetectors;
 import dev.zklock.core.PauseDetector;
+import dev.zklock.core.RoleElection;
 import dev.zklock.testsupport.ZooKeeperProxy;
 
 /**
@@ -62,6 +63,9 @@ final class ScheduleClient implements AutoCloseable {
 	final CuratorLockManager manager;
 
 	final AsyncLockManager async;
+
+	/** The client's election of {@link LeaderSteps#ROLE}, for the leader steps. */
+	final RoleElection leaders;
 
 	// how far the pause detector's clock is ahead of the monotonic clock: each simulated pause adds its length
 	private final AtomicLong paused = new AtomicLong();
@@ -118,6 +122,7 @@ final class ScheduleClient implements AutoCloseable {
 		catch (ExecutionException | TimeoutException ex) {
 			throw new IllegalStateException("Client " + index + " could not take its warm-up locks", ex);
 		}
+		this.leaders = LeaderSteps.election(index, this.curator, this.async, history);
 	}
 
 	private void warmedUp(boolean acquired) {
@@ -214,6 +219,8 @@ final class ScheduleClient implements AutoCloseable {
 				this.downSince = -1;
 			}
 		}
+		this.leaders.stop(Duration.ofSeconds(2));
+		this.leaders.close();
 		this.async.close();
 		this.manager.close();
 		this.detector.close();
