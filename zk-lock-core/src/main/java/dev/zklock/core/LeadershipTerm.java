@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.ReentrantLock;
 
 import org.jspecify.annotations.Nullable;
 
@@ -32,6 +33,9 @@ public final class LeadershipTerm implements LockContext {
 	private final String nodePath;
 
 	private final Instant since;
+
+	// not a monitor: @Leader methods may run on virtual threads
+	private final ReentrantLock lock = new ReentrantLock();
 
 	// the threads running @Leader methods for this term, with how deep (a method may call another)
 	private final Map<Thread, Integer> runners = new HashMap<>();
@@ -74,28 +78,40 @@ public final class LeadershipTerm implements LockContext {
 	 * has ended.
 	 * @return whether it may run: false once the term has ended
 	 */
-	public synchronized boolean enter() {
-		if (this.endReason != null) {
-			return false;
+	public boolean enter() {
+		this.lock.lock();
+		try {
+			if (this.endReason != null) {
+				return false;
+			}
+			this.runners.merge(Thread.currentThread(), 1, Integer::sum);
+			return true;
 		}
-		this.runners.merge(Thread.currentThread(), 1, Integer::sum);
-		return true;
+		finally {
+			this.lock.unlock();
+		}
 	}
 
 	/**
 	 * A {@code @Leader} method that {@link #enter() entered} returns.
 	 */
-	public synchronized void exit() {
-		Thread current = Thread.currentThread();
-		Integer depth = this.runners.get(current);
-		if (depth != null && depth > 1) {
-			this.runners.put(current, depth - 1);
+	public void exit() {
+		this.lock.lock();
+		try {
+			Thread current = Thread.currentThread();
+			Integer depth = this.runners.get(current);
+			if (depth != null && depth > 1) {
+				this.runners.put(current, depth - 1);
+			}
+			else {
+				this.runners.remove(current);
+			}
+			if (this.endReason != null && this.runners.isEmpty()) {
+				this.idle.complete(null);
+			}
 		}
-		else {
-			this.runners.remove(current);
-		}
-		if (this.endReason != null && this.runners.isEmpty()) {
-			this.idle.complete(null);
+		finally {
+			this.lock.unlock();
 		}
 	}
 
@@ -116,18 +132,24 @@ public final class LeadershipTerm implements LockContext {
 	 * methods for it
 	 * @return whether it was still going
 	 */
-	synchronized boolean end(LeadershipRevocationReason reason, boolean interrupt) {
-		if (this.endReason != null) {
-			return false;
+	boolean end(LeadershipRevocationReason reason, boolean interrupt) {
+		this.lock.lock();
+		try {
+			if (this.endReason != null) {
+				return false;
+			}
+			this.endReason = reason;
+			if (interrupt) {
+				this.runners.keySet().forEach(Thread::interrupt);
+			}
+			if (this.runners.isEmpty()) {
+				this.idle.complete(null);
+			}
+			return true;
 		}
-		this.endReason = reason;
-		if (interrupt) {
-			this.runners.keySet().forEach(Thread::interrupt);
+		finally {
+			this.lock.unlock();
 		}
-		if (this.runners.isEmpty()) {
-			this.idle.complete(null);
-		}
-		return true;
 	}
 
 	/**

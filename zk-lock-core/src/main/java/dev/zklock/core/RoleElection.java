@@ -19,6 +19,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.ReentrantLock;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
@@ -82,8 +83,11 @@ public final class RoleElection implements LeaderElection {
 
 	private final LeadershipLosses losses;
 
-	// causes to stand aside from every role, given to each candidacy, including those added later
+	// causes to stand aside from every role, given to each candidacy, even one added later (under asideLock)
 	private final Set<String> asideForAll = new LinkedHashSet<>();
+
+	// not a monitor, as everywhere in the engine
+	private final ReentrantLock asideLock = new ReentrantLock();
 
 	private volatile boolean running;
 
@@ -129,12 +133,16 @@ public final class RoleElection implements LeaderElection {
 			throw new IllegalArgumentException("Cannot take part in role '" + role + "': " + problem);
 		}
 		RoleCandidacy candidacy;
-		synchronized (this.asideForAll) {
+		this.asideLock.lock();
+		try {
 			candidacy = this.candidacies.computeIfAbsent(role, (name) -> {
 				RoleCandidacy created = new RoleCandidacy(name, this.locks, this.changes, this.interruptOnLoss);
 				this.asideForAll.forEach(created::standAside);
 				return created;
 			});
+		}
+		finally {
+			this.asideLock.unlock();
 		}
 		if (isJoining()) {
 			candidacy.join();
@@ -148,11 +156,15 @@ public final class RoleElection implements LeaderElection {
 		this.running = true;
 		this.client.getConnectionStateListenable().addListener(this.losses, this.executor);
 		if (this.candidate) {
-			synchronized (this.asideForAll) {
+			this.asideLock.lock();
+			try {
 				if (!this.asideForAll.isEmpty()) {
 					logger.info("Roles {} are joined once this instance no longer stands aside for: {}", roles(),
 							this.asideForAll);
 				}
+			}
+			finally {
+				this.asideLock.unlock();
 			}
 			this.candidacies.values().forEach(RoleCandidacy::join);
 		}
@@ -167,10 +179,14 @@ public final class RoleElection implements LeaderElection {
 	 * {@code "readiness not ACCEPTING_TRAFFIC"}
 	 */
 	public void standAside(String cause) {
-		synchronized (this.asideForAll) {
+		this.asideLock.lock();
+		try {
 			if (this.asideForAll.add(cause)) {
 				this.candidacies.values().forEach((candidacy) -> candidacy.standAside(cause));
 			}
+		}
+		finally {
+			this.asideLock.unlock();
 		}
 	}
 
@@ -180,10 +196,14 @@ public final class RoleElection implements LeaderElection {
 	 * @param cause the cause
 	 */
 	public void standAgain(String cause) {
-		synchronized (this.asideForAll) {
+		this.asideLock.lock();
+		try {
 			if (this.asideForAll.remove(cause)) {
 				this.candidacies.values().forEach((candidacy) -> candidacy.standAgain(cause));
 			}
+		}
+		finally {
+			this.asideLock.unlock();
 		}
 	}
 

@@ -37,7 +37,7 @@ final class LeaderSteps {
 	static final Duration WORK_INTERVAL = Duration.ofMillis(100);
 
 	/** How long the unsafe control goes on as the leader after it gave the role up. */
-	static final Duration KEPT_AFTER_YIELD = Duration.ofSeconds(1);
+	static final Duration KEPT_AFTER_YIELD = Duration.ofMillis(1_500);
 
 	/** What the control's extra term is recorded as. */
 	static final String KEPT = "kept leading after a yield";
