@@ -219,6 +219,11 @@ final class ClientProcess implements AutoCloseable {
 		}
 		else if (event instanceof History.DeadlockFailure failure) {
 			this.history.deadlockFailure(failure);
+		else if (event instanceof History.Term term) {
+			this.history.term(term);
+		}
+		else if (event instanceof History.Candidacy candidacy) {
+			this.history.candidacy(candidacy);
 		}
 		else if (event instanceof String leftover) {
 			this.history.leftover(leftover);

@@ -215,6 +215,35 @@ final class History implements Serializable {
 	record Deletion(String lockKey, String node, long token, long start, long end) implements Serializable {
 	}
 
+	/**
+	 * A leadership of the role as one client believed it: from the grant its
+	 * election announced to the revocation; or, for the control that keeps leading
+	 * after a yield, from the yield to its last write.
+	 * @param client the client
+	 * @param role the role
+	 * @param token the term's fencing token
+	 * @param start when it began
+	 * @param end when it ended
+	 * @param reason the revocation's reason, or what the control did
+	 */
+	record Term(int client, String role, long token, long start, long end, String reason) implements Serializable {
+	}
+
+	/**
+	 * A time a client was eligible for the role: in its queue, not standing aside.
+	 * @param client the client
+	 * @param role the role
+	 * @param start when it joined
+	 * @param end when it stood aside or left
+	 */
+	record Candidacy(int client, String role, long start, long end) implements Serializable {
+	}
+
+	// null in a history saved before leadership was in the schedules
+	private final List<Term> terms = Collections.synchronizedList(new ArrayList<>());
+
+	private final List<Candidacy> candidacies = Collections.synchronizedList(new ArrayList<>());
+
 	private final List<Revocation> revocations = Collections.synchronizedList(new ArrayList<>());
 
 	private final List<Deletion> deletions = Collections.synchronizedList(new ArrayList<>());
@@ -282,6 +311,16 @@ final class History implements Serializable {
 	void outage(Outage outage) {
 		this.outages.add(outage);
 		this.sink.accept(outage);
+	}
+
+	void term(Term term) {
+		this.terms.add(term);
+		this.sink.accept(term);
+	}
+
+	void candidacy(Candidacy candidacy) {
+		this.candidacies.add(candidacy);
+		this.sink.accept(candidacy);
 	}
 
 	/**
@@ -400,6 +439,12 @@ final class History implements Serializable {
 
 	List<DeadlockFailure> deadlockFailures() {
 		return (this.deadlockFailures != null) ? copy(this.deadlockFailures) : List.of();
+	List<Term> terms() {
+		return (this.terms != null) ? copy(this.terms) : List.of();
+	}
+
+	List<Candidacy> candidacies() {
+		return (this.candidacies != null) ? copy(this.candidacies) : List.of();
 	}
 
 	private static <T> List<T> copy(List<T> list) {

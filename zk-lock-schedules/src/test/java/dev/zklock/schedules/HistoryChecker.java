@@ -63,6 +63,8 @@ import dev.zklock.schedules.History.Write;
  * ({@link GrantChecks}).</li>
  * <li>No deadlock of nested acquisitions stands past {@code after} and a second, none
  * is reported without one, and none has two victims ({@link DeadlockChecks}).</li>
+ * <li>One leader of the role at a time, no stale leader's write accepted, and no yield
+ * that leaves a waiting candidate without a leader ({@link LeaderChecks}).</li>
  * <li>After the schedule quiesced, no lock node and no registry entry is left.</li>
  * </ul>
  */
@@ -143,6 +145,7 @@ final class HistoryChecker {
 		GrantChecks.checkHeld(history, excuses.deletions(), violations);
 		GrantChecks.checkOrder(history, excuses.deletions(), tenures, violations);
 		deadlocks(history).check(violations);
+		new LeaderChecks(history, Duration.ofNanos(this.lossNotice)).check(violations);
 		history.leftovers().forEach((left) -> violations.add(new Violation("left after quiescence", left)));
 		return violations;
 	}

@@ -150,7 +150,7 @@ record Schedule(List<Step> steps, List<FaultStep> faults) implements Serializabl
 	}
 
 	/** An operation. */
-	sealed interface Op extends Serializable permits Acquire, Revoke, DeleteNode, Nested {
+	sealed interface Op extends Serializable permits Acquire, Revoke, DeleteNode, Nested, Lead {
 	}
 
 	/**
@@ -228,6 +228,41 @@ record Schedule(List<Step> steps, List<FaultStep> faults) implements Serializabl
 		@Override
 		public String toString() {
 			return "delete node of " + this.family.lockName + "[" + this.key + "]";
+		}
+
+	}
+
+	/** How a leader's step ends its leadership, once its work is done. */
+	enum LeadExit {
+
+		/** {@code yieldLeadership}: the role goes to the next, and the client joins again at the back. */
+		YIELD,
+
+		/** The client's readiness goes down: it stands aside, then, after a while, joins again at the back. */
+		READINESS,
+
+		/** It leads on until the step ends, when the client leaves the queue. */
+		STAY
+
+	}
+
+	/**
+	 * Join the role {@link LeaderSteps#ROLE} (at the back of its queue), wait for the
+	 * leadership, and while it lasts do leader work (a fenced write every
+	 * {@link LeaderSteps#WORK_INTERVAL}); then end as {@code exit} says, and leave the
+	 * queue when the step ends. A client's leader steps run one after another on one
+	 * worker.
+	 * @param waitMillis how long to wait for the leadership
+	 * @param leadMillis how long to work as the leader
+	 * @param exit how the leadership ends
+	 * @param asideMillis how long readiness stays down, for {@link LeadExit#READINESS}
+	 */
+	record Lead(long waitMillis, long leadMillis, LeadExit exit, long asideMillis) implements Op {
+
+		@Override
+		public String toString() {
+			return "lead wait=" + this.waitMillis + "ms lead=" + this.leadMillis + "ms then " + this.exit
+					+ ((this.exit == LeadExit.READINESS) ? " for " + this.asideMillis + "ms" : "");
 		}
 
 	}

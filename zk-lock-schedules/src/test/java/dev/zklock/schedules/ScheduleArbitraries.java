@@ -71,8 +71,10 @@ final class ScheduleArbitraries {
 	 * processes, the ensemble and the firewall.
 	 */
 	static Gen<Schedule> schedules(List<FaultKind> kinds) {
-		return Gen.frequencyOf(weight(100 - CONTENDED_PERCENT - HOT_PERCENT, mixed(kinds)),
-				weight(CONTENDED_PERCENT, contended(kinds)), weight(HOT_PERCENT, HotKeys.schedules(kinds)));
+		return Gen.frequencyOf(
+				weight(100 - CONTENDED_PERCENT - HOT_PERCENT - LeaderSchedules.LEADERSHIP_PERCENT, mixed(kinds)),
+				weight(CONTENDED_PERCENT, contended(kinds)), weight(HOT_PERCENT, HotKeys.schedules(kinds)),
+				weight(LeaderSchedules.LEADERSHIP_PERCENT, LeaderSchedules.schedules(kinds)));
 	}
 
 	/**

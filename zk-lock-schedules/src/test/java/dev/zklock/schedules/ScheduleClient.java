@@ -24,6 +24,7 @@ import dev.zklock.core.DeadlockDetectionSettings;
 import dev.zklock.LockInfo;
 import dev.zklock.core.ManualPauseDetectors;
 import dev.zklock.core.PauseDetector;
+import dev.zklock.core.RoleElection;
 import dev.zklock.testsupport.ZooKeeperProxy;
 
 /**
@@ -74,6 +75,9 @@ final class ScheduleClient implements AutoCloseable {
 	final CuratorLockManager manager;
 
 	final AsyncLockManager async;
+
+	/** The client's election of {@link LeaderSteps#ROLE}, for the leader steps. */
+	final RoleElection leaders;
 
 	// how far the pause detector's clock is ahead of the monotonic clock: each simulated pause adds its length
 	private final AtomicLong paused = new AtomicLong();
@@ -132,6 +136,7 @@ final class ScheduleClient implements AutoCloseable {
 		catch (ExecutionException | TimeoutException ex) {
 			throw new IllegalStateException("Client " + index + " could not take its warm-up locks", ex);
 		}
+		this.leaders = LeaderSteps.election(index, this.curator, this.async, history);
 	}
 
 	private void warmedUp(boolean acquired) {
@@ -228,6 +233,8 @@ final class ScheduleClient implements AutoCloseable {
 				this.downSince = -1;
 			}
 		}
+		this.leaders.stop(Duration.ofSeconds(2));
+		this.leaders.close();
 		this.async.close();
 		this.manager.close();
 		this.detector.close();

@@ -160,7 +160,7 @@ final class StepRunner {
 	}
 
 	// The schedule's pacing, as ScheduleRunner paces a step to its offset: a moment of the plan, not a wait for an event
-	private static void paceUntil(long moment) {
+	static void paceUntil(long moment) {
 		for (long left = moment - System.nanoTime(); left > 0; left = moment - System.nanoTime()) {
 			LockSupport.parkNanos(left);
 		}

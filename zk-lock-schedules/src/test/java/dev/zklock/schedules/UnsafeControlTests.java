@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import dev.zklock.annotation.LockMode;
 import dev.zklock.core.DeadlockDetectionSettings;
@@ -17,6 +18,8 @@ import dev.zklock.schedules.Schedule.Family;
 import dev.zklock.schedules.Schedule.FaultKind;
 import dev.zklock.schedules.Schedule.FaultStep;
 import dev.zklock.schedules.Schedule.Nested;
+import dev.zklock.schedules.Schedule.Lead;
+import dev.zklock.schedules.Schedule.LeadExit;
 import dev.zklock.schedules.Schedule.Nesting;
 import dev.zklock.schedules.Schedule.Step;
 import dev.zklock.testsupport.ClassFixture;
@@ -108,6 +111,29 @@ class UnsafeControlTests {
 				new Step(0, 0, 0, new Nested(family, "x", outer, "y", inner, Cycles.TIMEOUT_MILLIS, 300, 50)),
 				new Step(1, 0, 50, new Nested(family, "y", outer, "x", outer, Cycles.TIMEOUT_MILLIS, 300, 50))),
 				List.of());
+	@ParameterizedTest
+	@EnumSource(value = LeadExit.class, names = { "YIELD", "READINESS" })
+	void aLeaderThatKeepsLeadingAfterItGaveTheRoleUpIsFlagged(LeadExit exit) throws Exception {
+		History history = new ScheduleRunner(server.get(), true).run(leaderGivesUpBesideACandidate(exit));
+		assertThat(history.terms()).as("the first leader's yield")
+			.anyMatch((term) -> term.client() == 0 && term.reason().equals("YIELDED"));
+		assertThat(RandomScheduleTests.checker.check(history)).extracting(Violation::kind).contains("two leaders");
+	}
+
+	@ParameterizedTest
+	@EnumSource(value = LeadExit.class, names = { "YIELD", "READINESS" })
+	void leadersThatStepDownWhenTheyGiveTheRoleUpPass(LeadExit exit) throws Exception {
+		History history = new ScheduleRunner(server.get(), false).run(leaderGivesUpBesideACandidate(exit));
+		assertThat(history.terms()).as("the first leader's yield, then the candidate's term")
+			.anyMatch((term) -> term.client() == 0 && term.reason().equals("YIELDED"))
+			.anyMatch((term) -> term.client() == 1);
+		assertThat(RandomScheduleTests.checker.check(history)).isEmpty();
+	}
+
+	// client 0 leads, client 1 waits behind it; client 0 gives the role up halfway through client 1's wait
+	private static Schedule leaderGivesUpBesideACandidate(LeadExit exit) {
+		return new Schedule(List.of(new Step(0, LeaderSchedules.LEADER_WORKER, 0, new Lead(2_000, 500, exit, 500)),
+				new Step(1, LeaderSchedules.LEADER_WORKER, 200, new Lead(4_000, 2_000, LeadExit.STAY, 0))), List.of());
 	}
 
 	// the holder holds for longer than the fault takes to end its session and let the waiter in; it waits for its

@@ -1,23 +1,9 @@
 package dev.zklock.leader;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
-import java.util.TreeSet;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.jspecify.annotations.Nullable;
@@ -28,67 +14,32 @@ import org.springframework.context.ApplicationEventPublisher;
 
 import dev.zklock.FencingToken;
 import dev.zklock.LeaderElection;
-import dev.zklock.LeadershipRevocationReason;
 import dev.zklock.actuate.LockQueueReader;
 import dev.zklock.actuate.LockQueuesDescriptor;
 import dev.zklock.core.AsyncLockManager;
+import dev.zklock.core.LeadershipTerm;
+import dev.zklock.core.RoleElection;
 
 /**
- * The {@link LeaderElection} on zk-lock's lock engine. Each role is a MUTEX lock
- * named {@value #LOCK_NAME} keyed by the role: the candidates' nodes queue under
- * {@code <basePath>/zk-lock-leaders/<role>}, and the lowest one leads. A candidate
- * waits with an asynchronous acquisition without a deadline and keeps the lock
- * while it leads, so the engine's loss handling, pause detection and owner data
- * apply to leaders as to any holder.
- * <p>
- * With the connection loss policy {@code SUSPENDED}, a suspension ends every
- * leadership and wait of this instance; a lost session, a new session or a
- * deleted node ends it under any policy. The engine watches every node held
- * for a while, so a node deleted by another client (a revocation) ends the leadership at once. The instance joins the queue again, at
- * the back, once the connection is back. An instance built as a non-candidate
- * never joins, but can still tell who leads.
- * <p>
- * An instance can {@linkplain #standAside(String) stand aside} from every role,
- * or from one, while a cause holds, such as readiness or a health group: it gives
- * the leadership up as a yield does, stays out of the queue, and joins again at the
- * back once no cause holds.
+ * The {@link LeaderElection} bean: the core's {@link RoleElection} (the queues,
+ * terms, fencing tokens, losses and yields), with what Spring adds to it. Its
+ * grants and revocations are published as {@code LeadershipGrantedEvent} and
+ * {@code LeadershipRevokedEvent}, {@link #currentLeader(String)} reads the queue as
+ * the {@code leaders} endpoint does, and a wait for leadership that cannot succeed
+ * because the application is not ready says why.
  */
 public final class CuratorLeaderElection implements LeaderElection {
 
 	/**
 	 * The lock name reserved for roles.
 	 */
-	public static final String LOCK_NAME = "zk-lock-leaders";
+	public static final String LOCK_NAME = RoleElection.LOCK_NAME;
 
 	private static final Logger logger = LoggerFactory.getLogger(CuratorLeaderElection.class);
 
-	private static final Duration RETRY_DELAY = Duration.ofSeconds(1);
-
-	private final CuratorFramework client;
-
-	private final AsyncLockManager locks;
+	private final RoleElection election;
 
 	private final LockQueueReader queueReader;
-
-	private final boolean candidate;
-
-	private final boolean interruptOnLoss;
-
-	private final Map<String, RoleCandidacy> candidacies = new ConcurrentHashMap<>();
-
-	private final ScheduledExecutorService executor;
-
-	private final RoleCandidacy.Listener events;
-
-	private final LeadershipLosses losses;
-
-	// causes to stand aside from every role, given to each candidacy, including those added later
-	private final Set<String> asideForAll = new LinkedHashSet<>();
-
-	private volatile boolean running;
-
-	// the application is closing: waits end and no lock is taken, so a failed join is not retried
-	private volatile boolean closing;
 
 	/**
 	 * Create a new election.
@@ -102,21 +53,9 @@ public final class CuratorLeaderElection implements LeaderElection {
 	 */
 	public CuratorLeaderElection(CuratorFramework client, AsyncLockManager locks, ApplicationEventPublisher publisher,
 			boolean candidate, boolean interruptOnLoss) {
-		this.client = Objects.requireNonNull(client, "client must not be null");
-		this.locks = Objects.requireNonNull(locks, "locks must not be null");
+		this.election = new RoleElection(client, locks, new LeadershipEvents(this, publisher), candidate,
+				interruptOnLoss);
 		this.queueReader = new LockQueueReader(client);
-		this.candidate = candidate;
-		this.interruptOnLoss = interruptOnLoss;
-		this.executor = Executors.newSingleThreadScheduledExecutor((task) -> {
-			Thread thread = new Thread(task, "zk-lock-leader");
-			thread.setDaemon(true);
-			return thread;
-		});
-		this.losses = new LeadershipLosses(this.candidacies, this::isJoining,
-				(candidacy) -> execute(candidacy::rejoin, Duration.ZERO));
-		this.events = new LeadershipEvents(this, publisher, this::retryLater, new LeaderNodeStamp(client));
-		// not a LockLossListener bean, which the lock manager it depends on would collect
-		locks.addLockLossListener((lock, reason) -> this.losses.lockLost(client, lock, reason));
 	}
 
 	/**
@@ -125,90 +64,51 @@ public final class CuratorLeaderElection implements LeaderElection {
 	 * @throws IllegalArgumentException when the name cannot be a role
 	 */
 	public void addRole(String role) {
-		String problem = RoleNames.problem(role);
-		if (problem != null) {
-			throw new IllegalArgumentException("Cannot take part in role '" + role + "': " + problem);
-		}
-		RoleCandidacy candidacy;
-		synchronized (this.asideForAll) {
-			candidacy = this.candidacies.computeIfAbsent(role, (name) -> {
-				RoleCandidacy created = new RoleCandidacy(name, this.locks, this.events, this.interruptOnLoss);
-				this.asideForAll.forEach(created::standAside);
-				return created;
-			});
-		}
-		if (isJoining()) {
-			candidacy.join();
-		}
+		this.election.addRole(role);
 	}
 
 	/**
 	 * Join the queue of every role.
 	 */
 	public void start() {
-		this.running = true;
-		this.client.getConnectionStateListenable().addListener(this.losses, this.executor);
-		if (this.candidate) {
-			synchronized (this.asideForAll) {
-				if (!this.asideForAll.isEmpty()) {
-					logger.info("Roles {} are joined once this instance no longer stands aside for: {}", roles(),
-							this.asideForAll);
-				}
-			}
-			this.candidacies.values().forEach(RoleCandidacy::join);
-		}
+		this.election.start();
 	}
 
 	/**
-	 * Stand aside from every role, those added later included, while the cause
-	 * holds: give up the roles this instance leads (their nodes go once the running
-	 * {@code @Leader} methods have returned, with a {@code YIELDED} revocation) and
-	 * leave the queues.
-	 * @param cause why, as it is logged, such as
-	 * {@code "readiness not ACCEPTING_TRAFFIC"}
+	 * Stand aside from every role while the cause holds; see
+	 * {@link RoleElection#standAside(String)}.
+	 * @param cause why, as it is logged
 	 */
 	public void standAside(String cause) {
-		synchronized (this.asideForAll) {
-			if (this.asideForAll.add(cause)) {
-				this.candidacies.values().forEach((candidacy) -> candidacy.standAside(cause));
-			}
-		}
+		this.election.standAside(cause);
 	}
 
 	/**
-	 * The cause given to {@link #standAside(String)} is over: each role joins again,
-	 * at the back, unless another cause holds for it.
+	 * The cause given to {@link #standAside(String)} is over.
 	 * @param cause the cause
 	 */
 	public void standAgain(String cause) {
-		synchronized (this.asideForAll) {
-			if (this.asideForAll.remove(cause)) {
-				this.candidacies.values().forEach((candidacy) -> candidacy.standAgain(cause));
-			}
-		}
+		this.election.standAgain(cause);
 	}
 
 	/**
-	 * Stand aside from one role while the cause holds, as
-	 * {@link #standAside(String)} does for every role; no-op when it already does
-	 * for this cause.
+	 * Stand aside from one role while the cause holds.
 	 * @param role a role this instance takes part in
 	 * @param cause why, as it is logged
 	 * @throws IllegalArgumentException when the role is not one of {@link #roles()}
 	 */
 	public void standAside(String role, String cause) {
-		candidacy(role).standAside(cause);
+		this.election.standAside(role, cause);
 	}
 
 	/**
-	 * The cause given to {@link #standAside(String, String)} is over for the role;
-	 * no-op when it did not hold.
+	 * The cause given to {@link #standAside(String, String)} is over for the role.
 	 * @param role a role this instance takes part in
 	 * @param cause the cause
 	 * @throws IllegalArgumentException when the role is not one of {@link #roles()}
 	 */
 	public void standAgain(String role, String cause) {
-		candidacy(role).standAgain(cause);
+		this.election.standAgain(role, cause);
 	}
 
 	/**
@@ -216,23 +116,14 @@ public final class CuratorLeaderElection implements LeaderElection {
 	 * @return the causes by role, only of roles with at least one
 	 */
 	public Map<String, Set<String>> standingAside() {
-		Map<String, Set<String>> aside = new TreeMap<>();
-		this.candidacies.forEach((role, candidacy) -> {
-			Set<String> causes = candidacy.asideCauses();
-			if (!causes.isEmpty()) {
-				aside.put(role, causes);
-			}
-		});
-		return aside;
+		return this.election.standingAside();
 	}
 
 	/**
-	 * The application begins to close: the lock engine ends the waits under way and
-	 * takes no new lock, so candidates stop joining; leaders lead on until
-	 * {@link #stop(Duration)}.
+	 * The application begins to close; see {@link RoleElection#beginShutdown()}.
 	 */
 	public void beginShutdown() {
-		this.closing = true;
+		this.election.beginShutdown();
 	}
 
 	/**
@@ -241,30 +132,14 @@ public final class CuratorLeaderElection implements LeaderElection {
 	 * @param timeout how long to wait for the nodes to be deleted
 	 */
 	public void stop(Duration timeout) {
-		this.running = false;
-		this.client.getConnectionStateListenable().removeListener(this.losses);
-		List<CompletableFuture<Void>> releases = new ArrayList<>();
-		for (RoleCandidacy candidacy : this.candidacies.values()) {
-			releases.add(candidacy.leave(LeadershipRevocationReason.SHUTDOWN));
-		}
-		try {
-			CompletableFuture.allOf(releases.toArray(new CompletableFuture<?>[0]))
-				.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-		catch (TimeoutException | ExecutionException ex) {
-			logger.warn("Could not confirm that the leader nodes of roles {} were deleted on shutdown; the next "
-					+ "candidates lead once this session ends", roles(), ex);
-		}
+		this.election.stop(timeout);
 	}
 
 	/**
 	 * Stop the election's thread.
 	 */
 	public void close() {
-		this.executor.shutdownNow();
+		this.election.close();
 	}
 
 	/**
@@ -272,30 +147,28 @@ public final class CuratorLeaderElection implements LeaderElection {
 	 * @return whether it was started and not stopped
 	 */
 	public boolean isRunning() {
-		return this.running;
+		return this.election.isRunning();
 	}
 
 	@Override
 	public Set<String> roles() {
-		return new TreeSet<>(this.candidacies.keySet());
+		return this.election.roles();
 	}
 
 	@Override
 	public boolean isLeader(String role) {
-		return candidacy(role).isLeader();
+		return this.election.isLeader(role);
 	}
 
 	@Override
 	public Optional<FencingToken> fencingToken(String role) {
-		LeadershipTerm term = candidacy(role).term();
-		return (term != null && term.isHeld()) ? Optional.of(new FencingToken(term.fencingToken())) : Optional.empty();
+		return this.election.fencingToken(role);
 	}
 
 	@Override
 	public boolean awaitLeadership(String role, Duration timeout) throws InterruptedException {
-		RoleCandidacy candidacy = candidacy(role);
-		boolean leading = candidacy.await(timeout);
-		Set<String> aside = candidacy.asideCauses();
+		boolean leading = this.election.awaitLeadership(role, timeout);
+		Set<String> aside = this.election.asideCauses(role);
 		if (!leading && aside.contains(LeadershipReadiness.CAUSE)) {
 			// the surprise of a runner that waits for leadership at startup
 			logger.warn("Waited {} in vain to lead role '{}': this instance stands aside for {}. Spring Boot reports "
@@ -309,7 +182,7 @@ public final class CuratorLeaderElection implements LeaderElection {
 
 	@Override
 	public Optional<String> currentLeader(String role) {
-		LockQueuesDescriptor queues = this.queueReader.read(this.locks.getBasePath(), LOCK_NAME);
+		LockQueuesDescriptor queues = this.queueReader.read(this.election.getBasePath(), LOCK_NAME);
 		if (queues == null) {
 			return Optional.empty();
 		}
@@ -323,7 +196,7 @@ public final class CuratorLeaderElection implements LeaderElection {
 
 	@Override
 	public boolean yieldLeadership(String role) {
-		return candidacy(role).yieldLeadership();
+		return this.election.yieldLeadership(role);
 	}
 
 	/**
@@ -333,8 +206,7 @@ public final class CuratorLeaderElection implements LeaderElection {
 	 * does not take part in it
 	 */
 	@Nullable LeadershipTerm term(String role) {
-		RoleCandidacy candidacy = this.candidacies.get(role);
-		return (candidacy != null) ? candidacy.term() : null;
+		return this.election.term(role);
 	}
 
 	/**
@@ -343,39 +215,7 @@ public final class CuratorLeaderElection implements LeaderElection {
 	 * @return the base path
 	 */
 	public String getBasePath() {
-		return this.locks.getBasePath();
-	}
-
-	private void retryLater(RoleCandidacy candidacy, @Nullable Throwable failure) {
-		// the shutdown drain ends the waits before this election is stopped: nothing to retry, nothing to report
-		if (!this.running || this.closing || this.locks.isShuttingDown()) {
-			return;
-		}
-		logger.warn("Could not join the queue of role '{}' (lock '{}' key '{}'); trying again in {}", candidacy.role(),
-				LOCK_NAME, candidacy.role(), RETRY_DELAY, failure);
-		execute(candidacy::rejoin, RETRY_DELAY);
-	}
-
-	private boolean isJoining() {
-		return this.running && this.candidate && !this.closing;
-	}
-
-	private RoleCandidacy candidacy(String role) {
-		RoleCandidacy candidacy = this.candidacies.get(role);
-		if (candidacy == null) {
-			throw new IllegalArgumentException("This instance takes no part in role '" + role + "'; its roles are "
-					+ roles() + ". Declare it with @Leader(\"" + role + "\") or zk-lock.leader.roles");
-		}
-		return candidacy;
-	}
-
-	private void execute(Runnable task, Duration delay) {
-		try {
-			this.executor.schedule(task, delay.toMillis(), TimeUnit.MILLISECONDS);
-		}
-		catch (RejectedExecutionException ex) {
-			logger.debug("Leader election closed; not running {}", task);
-		}
+		return this.election.getBasePath();
 	}
 
 }

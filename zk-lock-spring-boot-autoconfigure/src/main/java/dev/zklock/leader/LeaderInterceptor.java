@@ -12,6 +12,7 @@ import org.springframework.aop.support.AopUtils;
 
 import dev.zklock.FencingToken;
 import dev.zklock.LockContextHolder;
+import dev.zklock.core.LeadershipTerm;
 
 /**
  * Runs {@link dev.zklock.annotation.Leader} methods only while this instance leads

@@ -25,6 +25,7 @@ import dev.zklock.annotation.DistributedLock;
 import dev.zklock.annotation.Leader;
 import dev.zklock.aop.InvalidLockDeclarationException;
 import dev.zklock.aop.SkipValues;
+import dev.zklock.core.RoleNames;
 
 /**
  * Finds and checks {@link Leader} methods, and keeps what it found: the role, the

@@ -22,6 +22,7 @@ import dev.zklock.LeaderElection;
 import dev.zklock.LeadershipRevocationReason;
 import dev.zklock.LockContext;
 import dev.zklock.aop.TestZooKeeper;
+import dev.zklock.core.LeadershipTerm;
 import dev.zklock.core.ManualPauseDetectors;
 import dev.zklock.core.PauseDetector;
 import dev.zklock.testsupport.ZooKeeperSessions;

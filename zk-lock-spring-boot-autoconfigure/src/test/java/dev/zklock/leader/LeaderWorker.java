@@ -55,7 +55,7 @@ public final class LeaderWorker {
 		properties.put("zk-lock.base-path", "/leader-processes");
 		properties.put("zk-lock.startup.wait", "30s");
 		// joins and leaves, for the log tail a failing test shows
-		properties.put("logging.level.dev.zklock.leader.RoleCandidacy", "DEBUG");
+		properties.put("logging.level.dev.zklock.core.RoleCandidacy", "DEBUG");
 		ConfigurableApplicationContext context = WorkerApplications.builder(WorkerConfiguration.class, properties)
 			.run();
 		Reporter reporter = context.getBean(Reporter.class);

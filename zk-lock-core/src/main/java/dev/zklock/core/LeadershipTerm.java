@@ -1,10 +1,11 @@
-package dev.zklock.leader;
+package dev.zklock.core;
 
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.ReentrantLock;
 
 import org.jspecify.annotations.Nullable;
 
@@ -12,15 +13,16 @@ import dev.zklock.LeadershipRevocationReason;
 import dev.zklock.LockContext;
 import dev.zklock.LockLostException;
 import dev.zklock.annotation.LockMode;
-import dev.zklock.core.AsyncLockHandle;
 
 /**
  * One uninterrupted leadership of a role by this instance: from the grant until
  * the revocation. It is the {@link LockContext} of the {@code @Leader} methods that
  * run during it; its fencing token stays readable after the end, so that late
- * writes still carry it and are rejected.
+ * writes still carry it and are rejected. The Spring layer's {@code @Leader}
+ * advice {@linkplain #enter() enters} it around each call, so that a yield deletes
+ * the node only once those calls have returned.
  */
-final class LeadershipTerm implements LockContext {
+public final class LeadershipTerm implements LockContext {
 
 	private final String role;
 
@@ -31,6 +33,9 @@ final class LeadershipTerm implements LockContext {
 	private final String nodePath;
 
 	private final Instant since;
+
+	// not a monitor: @Leader methods may run on virtual threads
+	private final ReentrantLock lock = new ReentrantLock();
 
 	// the threads running @Leader methods for this term, with how deep (a method may call another)
 	private final Map<Thread, Integer> runners = new HashMap<>();
@@ -48,7 +53,11 @@ final class LeadershipTerm implements LockContext {
 		this.since = since;
 	}
 
-	String role() {
+	/**
+	 * The role.
+	 * @return the role name
+	 */
+	public String role() {
 		return this.role;
 	}
 
@@ -56,7 +65,11 @@ final class LeadershipTerm implements LockContext {
 		return this.handle;
 	}
 
-	Instant since() {
+	/**
+	 * When this instance began to lead, as it saw the grant.
+	 * @return the moment of the grant
+	 */
+	public Instant since() {
 		return this.since;
 	}
 
@@ -65,28 +78,40 @@ final class LeadershipTerm implements LockContext {
 	 * has ended.
 	 * @return whether it may run: false once the term has ended
 	 */
-	synchronized boolean enter() {
-		if (this.endReason != null) {
-			return false;
+	public boolean enter() {
+		this.lock.lock();
+		try {
+			if (this.endReason != null) {
+				return false;
+			}
+			this.runners.merge(Thread.currentThread(), 1, Integer::sum);
+			return true;
 		}
-		this.runners.merge(Thread.currentThread(), 1, Integer::sum);
-		return true;
+		finally {
+			this.lock.unlock();
+		}
 	}
 
 	/**
 	 * A {@code @Leader} method that {@link #enter() entered} returns.
 	 */
-	synchronized void exit() {
-		Thread current = Thread.currentThread();
-		Integer depth = this.runners.get(current);
-		if (depth != null && depth > 1) {
-			this.runners.put(current, depth - 1);
+	public void exit() {
+		this.lock.lock();
+		try {
+			Thread current = Thread.currentThread();
+			Integer depth = this.runners.get(current);
+			if (depth != null && depth > 1) {
+				this.runners.put(current, depth - 1);
+			}
+			else {
+				this.runners.remove(current);
+			}
+			if (this.endReason != null && this.runners.isEmpty()) {
+				this.idle.complete(null);
+			}
 		}
-		else {
-			this.runners.remove(current);
-		}
-		if (this.endReason != null && this.runners.isEmpty()) {
-			this.idle.complete(null);
+		finally {
+			this.lock.unlock();
 		}
 	}
 
@@ -107,18 +132,24 @@ final class LeadershipTerm implements LockContext {
 	 * methods for it
 	 * @return whether it was still going
 	 */
-	synchronized boolean end(LeadershipRevocationReason reason, boolean interrupt) {
-		if (this.endReason != null) {
-			return false;
+	boolean end(LeadershipRevocationReason reason, boolean interrupt) {
+		this.lock.lock();
+		try {
+			if (this.endReason != null) {
+				return false;
+			}
+			this.endReason = reason;
+			if (interrupt) {
+				this.runners.keySet().forEach(Thread::interrupt);
+			}
+			if (this.runners.isEmpty()) {
+				this.idle.complete(null);
+			}
+			return true;
 		}
-		this.endReason = reason;
-		if (interrupt) {
-			this.runners.keySet().forEach(Thread::interrupt);
+		finally {
+			this.lock.unlock();
 		}
-		if (this.runners.isEmpty()) {
-			this.idle.complete(null);
-		}
-		return true;
 	}
 
 	/**

@@ -1,4 +1,4 @@
-package dev.zklock.leader;
+package dev.zklock.core;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
@@ -21,6 +21,10 @@ final class LeaderNodeStamp {
 		this.client = client;
 	}
 
+	/**
+	 * Rewrite the term's node with its own data, in the background.
+	 * @param term the new leadership
+	 */
 	void stamp(LeadershipTerm term) {
 		String path = term.nodePath();
 		try {

@@ -1,4 +1,4 @@
-package dev.zklock.leader;
+package dev.zklock.core;
 
 import java.util.Map;
 import java.util.function.BooleanSupplier;
@@ -66,7 +66,7 @@ final class LeadershipLosses implements ConnectionStateListener {
 	 * @param reason why it was lost
 	 */
 	void lockLost(CuratorFramework client, LockInfo lock, LockLossReason reason) {
-		RoleCandidacy candidacy = CuratorLeaderElection.LOCK_NAME.equals(lock.name())
+		RoleCandidacy candidacy = RoleElection.LOCK_NAME.equals(lock.name())
 				? this.candidacies.get(lock.key()) : null;
 		if (candidacy == null) {
 			return;

@@ -1,10 +1,13 @@
-package dev.zklock.leader;
+package dev.zklock.core;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -12,13 +15,11 @@ import org.slf4j.LoggerFactory;
 
 import dev.zklock.LeadershipRevocationReason;
 import dev.zklock.LockRequest;
-import dev.zklock.core.AsyncLockHandle;
-import dev.zklock.core.AsyncLockManager;
 
 /**
  * This instance's place in the queue of one role: an asynchronous MUTEX
  * acquisition without a deadline while it waits, the {@link LeadershipTerm} while
- * it leads. Every change happens under the candidacy's monitor and bumps a
+ * it leads. Every change happens under the candidacy's lock and bumps a
  * generation, so a result that arrives for an abandoned attempt only releases
  * what it got. While any cause to stand aside holds (readiness, a health group),
  * the candidacy stays out of the queue.
@@ -42,6 +43,11 @@ final class RoleCandidacy {
 
 	private final boolean interruptOnLoss;
 
+	// not a monitor: a virtual thread that waits for leadership must not pin its carrier
+	private final ReentrantLock lock = new ReentrantLock();
+
+	private final Condition grantedSignal = this.lock.newCondition();
+
 	// why this instance stays out of the queue for now; empty while it may compete
 	private final Set<String> asideCauses = new LinkedHashSet<>();
 
@@ -49,7 +55,7 @@ final class RoleCandidacy {
 
 	private @Nullable CompletableFuture<AsyncLockHandle> pending;
 
-	// read without the monitor, so that a @Leader call never waits for a listener of this role
+	// read without the lock, so that a @Leader call never waits for a listener of this role
 	private volatile @Nullable LeadershipTerm term;
 
 	private boolean active;
@@ -57,7 +63,7 @@ final class RoleCandidacy {
 	RoleCandidacy(String role, AsyncLockManager locks, Listener listener, boolean interruptOnLoss) {
 		this.role = role;
 		// a role is held as long as the instance leads: zk-lock.max-hold does not cap it
-		this.request = LockRequest.named(CuratorLeaderElection.LOCK_NAME)
+		this.request = LockRequest.named(RoleElection.LOCK_NAME)
 			.keys(role)
 			.timeout(ENDLESS)
 			.maxHold(ENDLESS)
@@ -74,18 +80,30 @@ final class RoleCandidacy {
 	/**
 	 * Join the queue, unless already in it.
 	 */
-	synchronized void join() {
-		this.active = true;
-		rejoin();
+	void join() {
+		this.lock.lock();
+		try {
+			this.active = true;
+			rejoin();
+		}
+		finally {
+			this.lock.unlock();
+		}
 	}
 
 	/**
 	 * Join the queue again after a loss, if still a candidate, not standing aside
 	 * and not in it.
 	 */
-	synchronized void rejoin() {
-		if (this.active && this.asideCauses.isEmpty() && this.pending == null && this.term == null) {
-			startAttempt();
+	void rejoin() {
+		this.lock.lock();
+		try {
+			if (this.active && this.asideCauses.isEmpty() && this.pending == null && this.term == null) {
+				startAttempt();
+			}
+		}
+		finally {
+			this.lock.unlock();
 		}
 	}
 
@@ -95,27 +113,39 @@ final class RoleCandidacy {
 	 * queue.
 	 * @param cause why, as it is logged; {@link #standAgain(String)} ends it
 	 */
-	synchronized void standAside(String cause) {
-		boolean competing = this.asideCauses.isEmpty();
-		if (!this.asideCauses.add(cause) || !competing) {
-			return;
+	void standAside(String cause) {
+		this.lock.lock();
+		try {
+			boolean competing = this.asideCauses.isEmpty();
+			if (!this.asideCauses.add(cause) || !competing) {
+				return;
+			}
+			if (this.pending != null || this.term != null) {
+				logger.info("Standing aside from role '{}' (lock '{}' key '{}'): {}", this.role,
+						RoleElection.LOCK_NAME, this.role, cause);
+			}
+			drop(LeadershipRevocationReason.YIELDED);
 		}
-		if (this.pending != null || this.term != null) {
-			logger.info("Standing aside from role '{}' (lock '{}' key '{}'): {}", this.role,
-					CuratorLeaderElection.LOCK_NAME, this.role, cause);
+		finally {
+			this.lock.unlock();
 		}
-		drop(LeadershipRevocationReason.YIELDED);
 	}
 
 	/**
 	 * A cause to stand aside is over: join again, at the back, once none holds.
 	 * @param cause a cause given to {@link #standAside(String)}
 	 */
-	synchronized void standAgain(String cause) {
-		if (this.asideCauses.remove(cause) && this.asideCauses.isEmpty() && this.active) {
-			logger.info("Joining the queue of role '{}' (lock '{}' key '{}'), after standing aside for: {}", this.role,
-					CuratorLeaderElection.LOCK_NAME, this.role, cause);
-			rejoin();
+	void standAgain(String cause) {
+		this.lock.lock();
+		try {
+			if (this.asideCauses.remove(cause) && this.asideCauses.isEmpty() && this.active) {
+				logger.info("Joining the queue of role '{}' (lock '{}' key '{}'), after standing aside for: {}", this.role,
+						RoleElection.LOCK_NAME, this.role, cause);
+				rejoin();
+			}
+		}
+		finally {
+			this.lock.unlock();
 		}
 	}
 
@@ -123,8 +153,14 @@ final class RoleCandidacy {
 	 * Why this instance stands aside from the role.
 	 * @return the causes, empty while it competes
 	 */
-	synchronized Set<String> asideCauses() {
-		return Set.copyOf(this.asideCauses);
+	Set<String> asideCauses() {
+		this.lock.lock();
+		try {
+			return Set.copyOf(this.asideCauses);
+		}
+		finally {
+			this.lock.unlock();
+		}
 	}
 
 	/**
@@ -132,9 +168,15 @@ final class RoleCandidacy {
 	 * @param reason the revocation reason
 	 * @return completes once the node is deleted
 	 */
-	synchronized CompletableFuture<Void> leave(LeadershipRevocationReason reason) {
-		this.active = false;
-		return drop(reason);
+	CompletableFuture<Void> leave(LeadershipRevocationReason reason) {
+		this.lock.lock();
+		try {
+			this.active = false;
+			return drop(reason);
+		}
+		finally {
+			this.lock.unlock();
+		}
 	}
 
 	/**
@@ -143,27 +185,33 @@ final class RoleCandidacy {
 	 * @param reason the revocation reason
 	 * @return completes once the node is deleted
 	 */
-	synchronized CompletableFuture<Void> drop(LeadershipRevocationReason reason) {
-		this.generation++;
-		CompletableFuture<AsyncLockHandle> waiting = this.pending;
-		this.pending = null;
-		if (waiting != null) {
-			logger.debug("Leaving the queue of role '{}' (lock '{}' key '{}'): {}", this.role,
-					CuratorLeaderElection.LOCK_NAME, this.role, reason);
-			// deletes the node of the wait, or releases a lock acquired at this moment
-			waiting.cancel(false);
+	CompletableFuture<Void> drop(LeadershipRevocationReason reason) {
+		this.lock.lock();
+		try {
+			this.generation++;
+			CompletableFuture<AsyncLockHandle> waiting = this.pending;
+			this.pending = null;
+			if (waiting != null) {
+				logger.debug("Leaving the queue of role '{}' (lock '{}' key '{}'): {}", this.role,
+						RoleElection.LOCK_NAME, this.role, reason);
+				// deletes the node of the wait, or releases a lock acquired at this moment
+				waiting.cancel(false);
+			}
+			LeadershipTerm ended = this.term;
+			this.term = null;
+			if (ended == null || !ended.end(reason, this.interruptOnLoss && isLoss(reason))) {
+				return CompletableFuture.completedFuture(null);
+			}
+			this.listener.revoked(ended, reason);
+			if (reason == LeadershipRevocationReason.YIELDED) {
+				// told through the revocation and isHeld(); the next leader starts once the running methods return
+				return ended.whenIdle().thenCompose((idle) -> ended.handle().release());
+			}
+			return ended.handle().release();
 		}
-		LeadershipTerm ended = this.term;
-		this.term = null;
-		if (ended == null || !ended.end(reason, this.interruptOnLoss && isLoss(reason))) {
-			return CompletableFuture.completedFuture(null);
+		finally {
+			this.lock.unlock();
 		}
-		this.listener.revoked(ended, reason);
-		if (reason == LeadershipRevocationReason.YIELDED) {
-			// told through the revocation and isHeld(); the next leader starts once the running methods return
-			return ended.whenIdle().thenCompose((idle) -> ended.handle().release());
-		}
-		return ended.handle().release();
 	}
 
 	/**
@@ -172,26 +220,38 @@ final class RoleCandidacy {
 	 * @param reason the revocation reason
 	 * @return whether it was this candidacy's current leadership
 	 */
-	synchronized boolean lost(long fencingToken, LeadershipRevocationReason reason) {
-		LeadershipTerm current = this.term;
-		if (current == null || current.fencingToken() != fencingToken) {
-			return false;
+	boolean lost(long fencingToken, LeadershipRevocationReason reason) {
+		this.lock.lock();
+		try {
+			LeadershipTerm current = this.term;
+			if (current == null || current.fencingToken() != fencingToken) {
+				return false;
+			}
+			drop(reason);
+			return true;
 		}
-		drop(reason);
-		return true;
+		finally {
+			this.lock.unlock();
+		}
 	}
 
 	/**
 	 * Give the leadership up and join again at the back.
 	 * @return whether this instance led the role
 	 */
-	synchronized boolean yieldLeadership() {
-		if (this.term == null) {
-			return false;
+	boolean yieldLeadership() {
+		this.lock.lock();
+		try {
+			if (this.term == null) {
+				return false;
+			}
+			drop(LeadershipRevocationReason.YIELDED);
+			rejoin();
+			return true;
 		}
-		drop(LeadershipRevocationReason.YIELDED);
-		rejoin();
-		return true;
+		finally {
+			this.lock.unlock();
+		}
 	}
 
 	/**
@@ -217,44 +277,56 @@ final class RoleCandidacy {
 	 * @return whether it leads
 	 * @throws InterruptedException when interrupted
 	 */
-	synchronized boolean await(Duration timeout) throws InterruptedException {
+	boolean await(Duration timeout) throws InterruptedException {
 		long deadline = System.nanoTime() + timeout.toNanos();
-		while (!isLeader()) {
-			long left = deadline - System.nanoTime();
-			if (left <= 0) {
-				return false;
+		this.lock.lockInterruptibly();
+		try {
+			while (!isLeader()) {
+				long left = deadline - System.nanoTime();
+				if (left <= 0) {
+					return false;
+				}
+				// a term's doubt clears without a signal, so look again now and then
+				this.grantedSignal.await(Math.min(AWAIT_POLL.toNanos(), left), TimeUnit.NANOSECONDS);
 			}
-			// a term's doubt clears without a notification, so look again now and then
-			wait(Math.max(1, Math.min(AWAIT_POLL.toMillis(), left / 1_000_000)));
+			return true;
 		}
-		return true;
+		finally {
+			this.lock.unlock();
+		}
 	}
 
 	private void startAttempt() {
 		long attempt = ++this.generation;
 		logger.debug("Joining the queue of role '{}' (lock '{}' key '{}'), attempt {}", this.role,
-				CuratorLeaderElection.LOCK_NAME, this.role, attempt);
+				RoleElection.LOCK_NAME, this.role, attempt);
 		CompletableFuture<AsyncLockHandle> result = this.locks.acquire(this.request);
 		this.pending = result;
 		result.whenComplete((handle, ex) -> completed(attempt, handle, ex));
 	}
 
-	private synchronized void completed(long attempt, @Nullable AsyncLockHandle handle, @Nullable Throwable ex) {
-		if (attempt != this.generation || !this.active) {
-			if (handle != null) {
-				handle.release();
+	private void completed(long attempt, @Nullable AsyncLockHandle handle, @Nullable Throwable ex) {
+		this.lock.lock();
+		try {
+			if (attempt != this.generation || !this.active) {
+				if (handle != null) {
+					handle.release();
+				}
+				return;
 			}
-			return;
+			this.pending = null;
+			if (ex != null || handle == null || !handle.isAcquired()) {
+				this.listener.joinFailed(this, ex);
+				return;
+			}
+			LeadershipTerm granted = new LeadershipTerm(this.role, handle, Instant.now());
+			this.term = granted;
+			this.listener.granted(granted);
+			this.grantedSignal.signalAll();
 		}
-		this.pending = null;
-		if (ex != null || handle == null || !handle.isAcquired()) {
-			this.listener.joinFailed(this, ex);
-			return;
+		finally {
+			this.lock.unlock();
 		}
-		LeadershipTerm granted = new LeadershipTerm(this.role, handle, Instant.now());
-		this.term = granted;
-		this.listener.granted(granted);
-		notifyAll();
 	}
 
 	// unlike a lock in doubt, a leadership suspended under the SUSPENDED policy is over: its node goes
@@ -264,7 +336,7 @@ final class RoleCandidacy {
 
 	/**
 	 * Told about grants, revocations and failed joins, under the candidacy's
-	 * monitor, so in order.
+	 * lock, so in order.
 	 */
 	interface Listener {
 

@@ -1,16 +1,14 @@
-package dev.zklock.leader;
+package dev.zklock.core;
 
 import org.apache.zookeeper.common.PathUtils;
 import org.jspecify.annotations.Nullable;
-
-import dev.zklock.core.LockPaths;
 
 /**
  * Checks role names: each becomes one ZooKeeper path segment below the roles'
  * lock name, so it must not be blank and must encode to one valid, readable
  * segment, which the endpoint shows as the role.
  */
-final class RoleNames {
+public final class RoleNames {
 
 	private RoleNames() {
 	}
@@ -20,7 +18,7 @@ final class RoleNames {
 	 * @param role the role name
 	 * @return what is wrong, or {@code null} when it is fine
 	 */
-	static @Nullable String problem(@Nullable String role) {
+	public static @Nullable String problem(@Nullable String role) {
 		if (role == null || role.isBlank()) {
 			return "the role name is empty; name the role, such as \"order-poller\"";
 		}
