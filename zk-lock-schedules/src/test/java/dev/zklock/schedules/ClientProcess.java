@@ -219,6 +219,7 @@ final class ClientProcess implements AutoCloseable {
 		}
 		else if (event instanceof History.DeadlockFailure failure) {
 			this.history.deadlockFailure(failure);
+		}
 		else if (event instanceof History.Term term) {
 			this.history.term(term);
 		}

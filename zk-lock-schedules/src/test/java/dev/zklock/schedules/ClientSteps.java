@@ -93,6 +93,7 @@ final class ClientSteps {
 		}
 		else if (step.op() instanceof Schedule.Nested nested) {
 			new NestedRunner(client, this.history, this.store).run(id, nested);
+		}
 		else if (step.op() instanceof Schedule.Lead lead) {
 			new LeaderSteps(client, this.history, this.store, this.trusting).lead(id, lead);
 		}

@@ -439,6 +439,8 @@ final class History implements Serializable {
 
 	List<DeadlockFailure> deadlockFailures() {
 		return (this.deadlockFailures != null) ? copy(this.deadlockFailures) : List.of();
+	}
+
 	List<Term> terms() {
 		return (this.terms != null) ? copy(this.terms) : List.of();
 	}

@@ -111,6 +111,8 @@ class UnsafeControlTests {
 				new Step(0, 0, 0, new Nested(family, "x", outer, "y", inner, Cycles.TIMEOUT_MILLIS, 300, 50)),
 				new Step(1, 0, 50, new Nested(family, "y", outer, "x", outer, Cycles.TIMEOUT_MILLIS, 300, 50))),
 				List.of());
+	}
+
 	@ParameterizedTest
 	@EnumSource(value = LeadExit.class, names = { "YIELD", "READINESS" })
 	void aLeaderThatKeepsLeadingAfterItGaveTheRoleUpIsFlagged(LeadExit exit) throws Exception {
