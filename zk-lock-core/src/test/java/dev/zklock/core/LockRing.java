@@ -47,6 +47,18 @@ final class LockRing {
 			this.localHandoff = localHandoff;
 		}
 
+		LockMode outerMode() {
+			return this.outer;
+		}
+
+		boolean readInside() {
+			return this.readInside;
+		}
+
+		LockMode innerMode() {
+			return this.inner;
+		}
+
 	}
 
 	/**
