@@ -47,18 +47,6 @@ final class LockRing {
 			this.localHandoff = localHandoff;
 		}
 
-		LockMode outerMode() {
-			return this.outer;
-		}
-
-		boolean readInside() {
-			return this.readInside;
-		}
-
-		LockMode innerMode() {
-			return this.inner;
-		}
-
 	}
 
 	/**

@@ -1,4 +1,4 @@
-package dev.zklock.core;
+package dev.zklock.schedules;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,8 +24,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.zklock.annotation.LockMode;
-import dev.zklock.core.LockRing.Crossing;
+import dev.zklock.core.LockPaths;
 import dev.zklock.testsupport.JvmProcess;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -42,7 +41,9 @@ import static org.awaitility.Awaitility.await;
  * two threads of one JVM. A contended workload in one global order reports no
  * deadlock. {@code after} is 300 ms here rather than the default 1 s, to keep the
  * rounds short; with detection off the same crossing ends by timeout instead,
- * which these checks would fail.
+ * which these checks would fail. In this module rather than the engine's: the
+ * engine builds alone on the build's critical path, the schedules beside the
+ * auto-configuration with minutes to spare.
  */
 class DeadlockProcessTests {
 
@@ -79,7 +80,7 @@ class DeadlockProcessTests {
 	@BeforeAll
 	static void startWorkers() throws Exception {
 		server = new TestingServer(true);
-		client = ZooKeeperTestSupport.startClient(server.getConnectString());
+		client = ScheduleClient.start(server.getConnectString());
 		for (int i = 0; i < 3; i++) {
 			String name = "worker-" + i;
 			JvmProcess worker = JvmProcess.builder(name, DeadlockWorkerMain.class.getName())
@@ -118,7 +119,7 @@ class DeadlockProcessTests {
 	}
 
 	@ParameterizedTest
-	@EnumSource(value = Crossing.class, names = { "MUTEX", "WRITE", "READ_IN_WRITE" })
+	@EnumSource(Crossing.class)
 	void twoJvmsNestingInOppositeOrdersEndWithOneVictimEachRound(Crossing crossing) throws Exception {
 		Rounds rounds = new Rounds("two JVMs, " + crossing);
 		for (int r = 0; r < ROUNDS; r++) {
@@ -161,7 +162,7 @@ class DeadlockProcessTests {
 			workers.get(0).send("detection on");
 			workers.get(1).send("detection on");
 		}
-		await().atMost(WAIT).until(() -> ZooKeeperTestSupport.ephemeralNodes(client, BASE_PATH).isEmpty());
+		quickly().until(() -> nodesLeft(List.of(BASE_PATH + "/x/off", BASE_PATH + "/y/off", waits())).isEmpty());
 	}
 
 	@Test
@@ -201,7 +202,27 @@ class DeadlockProcessTests {
 		// the waits were long enough to be published and searched, many times over
 		assertThat(pastAfter).isGreaterThan(100);
 		assertThat(maxWaitMs).as("longest wait, ms").isGreaterThan(1_000);
-		await().atMost(WAIT).until(() -> ZooKeeperTestSupport.ephemeralNodes(client, BASE_PATH).isEmpty());
+		List<String> paths = new ArrayList<>(List.of(waits(), BASE_PATH + "/wi/k0", BASE_PATH + "/wi/k1"));
+		for (int k = 0; k < 4; k++) {
+			paths.add(BASE_PATH + "/wo/k" + k);
+		}
+		quickly().until(() -> nodesLeft(paths).isEmpty());
+	}
+
+	/**
+	 * How each thread of a round takes its own lock and asks for the next.
+	 */
+	enum Crossing {
+
+		MUTEX("MUTEX false MUTEX"), WRITE("WRITE false WRITE"), READ_IN_WRITE("WRITE true WRITE");
+
+		// as the worker reads them: the outer mode, whether a READ is taken inside it, the inner mode
+		private final String modes;
+
+		Crossing(String modes) {
+			this.modes = modes;
+		}
+
 	}
 
 	/**
@@ -211,8 +232,7 @@ class DeadlockProcessTests {
 	private record Nest(int worker, String outer, String inner, Crossing crossing) {
 
 		String command(String round, long innerTimeoutMs) {
-			return "nest " + round + " " + this.outer + " " + this.crossing.outerMode() + " "
-					+ this.crossing.readInside() + " " + this.inner + " " + this.crossing.innerMode() + " "
+			return "nest " + round + " " + this.outer + " " + this.inner + " " + this.crossing.modes + " "
 					+ innerTimeoutMs;
 		}
 
@@ -250,13 +270,18 @@ class DeadlockProcessTests {
 		assertThat(victims).as("victims of round %s", round).hasSize(1);
 		Duration latency = played.afterForming().get(victims.get(0));
 		assertThat(latency).as("detection in round %s", round).isLessThanOrEqualTo(AFTER.plusSeconds(1));
-		List<String> paths = new ArrayList<>(List.of(BASE_PATH + "/" + LockPaths.WAITS));
+		List<String> paths = new ArrayList<>(List.of(waits()));
 		ring.forEach((nest) -> paths.add(BASE_PATH + "/" + nest.outer() + "/" + round));
 		// the round's queues and the wait records: the whole tree grows with the rounds' containers
 		quickly().until(() -> nodesLeft(paths).isEmpty());
 		return latency;
 	}
 
+	private static String waits() {
+		return BASE_PATH + "/" + LockPaths.WAITS;
+	}
+
+	// The nodes under the given paths: lock nodes in a queue, or wait records
 	private static List<String> nodesLeft(List<String> paths) throws Exception {
 		List<String> left = new ArrayList<>();
 		for (String path : paths) {

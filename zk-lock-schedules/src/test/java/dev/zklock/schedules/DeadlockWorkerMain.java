@@ -1,4 +1,4 @@
-package dev.zklock.core;
+package dev.zklock.schedules;
 
 import java.time.Duration;
 import java.util.Map;
@@ -15,6 +15,8 @@ import dev.zklock.LockDeadlockException;
 import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
 import dev.zklock.annotation.LockMode;
+import dev.zklock.core.CuratorLockManager;
+import dev.zklock.core.DeadlockDetectionSettings;
 import dev.zklock.testsupport.ParentWatchdog;
 
 /**
@@ -22,7 +24,7 @@ import dev.zklock.testsupport.ParentWatchdog;
  * ZooKeeper session with deadlock detection on, driven by lines on standard input,
  * answering on standard output.
  * <ul>
- * <li>{@code nest <round> <outer> <outerMode> <readInside> <inner> <innerMode>
+ * <li>{@code nest <round> <outer> <inner> <outerMode> <readInside> <innerMode>
  * <innerTimeoutMs>}: a thread named {@code <round>-<outer>} takes lock
  * {@code <outer>} key {@code <round>} (and READ on it too when
  * {@code readInside}), prints {@code holds <round> <thread>}, and, once told
@@ -62,7 +64,7 @@ public final class DeadlockWorkerMain {
 	 * @throws Exception when ZooKeeper cannot be reached
 	 */
 	public static void main(String[] args) throws Exception {
-		CuratorFramework client = ZooKeeperTestSupport.startClient(args[0]);
+		CuratorFramework client = ScheduleClient.start(args[0]);
 		CuratorLockManager manager = new CuratorLockManager(client, args[1], OUTER_TIMEOUT);
 		DeadlockWorkerMain worker = new DeadlockWorkerMain(manager, Duration.ofMillis(Long.parseLong(args[2])));
 		worker.detect(true, args[3]);
@@ -94,9 +96,9 @@ public final class DeadlockWorkerMain {
 	private void nest(String[] words) {
 		String round = words[1];
 		String thread = round + "-" + words[2];
-		LockRequest outer = request(words[2], round, LockMode.valueOf(words[3]), OUTER_TIMEOUT);
-		boolean readInside = Boolean.parseBoolean(words[4]);
-		LockRequest inner = request(words[5], round, LockMode.valueOf(words[6]),
+		LockRequest outer = request(words[2], round, LockMode.valueOf(words[4]), OUTER_TIMEOUT);
+		boolean readInside = Boolean.parseBoolean(words[5]);
+		LockRequest inner = request(words[3], round, LockMode.valueOf(words[6]),
 				Duration.ofMillis(Long.parseLong(words[7])));
 		CountDownLatch go = go(round);
 		new Thread(() -> {
