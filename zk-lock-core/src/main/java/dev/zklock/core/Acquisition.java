@@ -62,8 +62,8 @@ import dev.zklock.core.LockRegistry.Hold;
  * local check on the timer catches both, without a ZooKeeper request. The record
  * goes when the key is granted or the wait ends in any way, in the background:
  * nobody waits for its delete. A wait shorter than the mark, a single try, an
- * attempt that never waits behind others (a slow first create), or a local
- * hand-off waiter that holds nothing publishes nothing.
+ * attempt that never waits behind others (a slow first create), or a waiter
+ * that holds nothing publishes nothing.
  */
 final class Acquisition {
 
@@ -138,7 +138,7 @@ final class Acquisition {
 	// under the lock: the next local check of what is published, past the mark
 	private @Nullable ScheduledFuture<?> publishCheck;
 
-	// under the lock: the node of a local wait that holds nothing, which the detector does not publish while it waits
+	// under the lock: the node of a wait that holds nothing, which the detector does not publish while it waits
 	// with it (what its owner holds cannot change while it waits)
 	private @Nullable String unpublishedNode;
 

@@ -155,14 +155,16 @@ final class DeadlockDetector implements AutoCloseable {
 	}
 
 	/**
-	 * A key is waited for behind others past the mark: publish it, unless it is a
-	 * local hand-off waiter that holds nothing. Such a waiter can close no cycle:
-	 * nothing of its own blocks anyone, and what blocks it (the tenure's holders, or
-	 * the nodes ahead of the tenure) blocks every waiter behind the tenure's node
-	 * already, so the graph loses no edge and no stuck wait without it. Were it
-	 * published, the many waiters of one hot key would pass the records a round
-	 * reads ({@link CycleSearch#MAX_RECORDS}) and switch the search off, and one of
-	 * them could be chosen as a victim whose end breaks nothing.
+	 * A key is waited for behind others past the mark: publish it, unless the waiter
+	 * holds nothing, locally or remotely. Such a waiter can close no cycle: nobody
+	 * waits for a lock it holds, and a waiter behind its node waits for what blocks
+	 * that node already (every node ahead, for MUTEX and WRITE; the first permits,
+	 * for SEMAPHORE), or, for a READ behind a waiting writer, for the READ holders
+	 * ahead of it, which the {@link WaitForGraph} adds. So the graph loses no
+	 * cycle without it. Were it published, every {@code @Leader} standby would keep
+	 * a record, the many waiters of one hot key would pass the records a round reads
+	 * ({@link CycleSearch#MAX_RECORDS}) and switch the search off, and one of them
+	 * could be chosen as a victim whose end breaks nothing.
 	 * @param waiting what is waited for, with which node, and what the acquisition
 	 * took already
 	 * @param victim ends the wait when a verdict chose it, telling whether it was
@@ -173,11 +175,11 @@ final class DeadlockDetector implements AutoCloseable {
 	@Nullable PublishedWait publish(Waiting waiting, Predicate<LockDeadlockException> victim) {
 		long count = this.marks.incrementAndGet();
 		WaitRecord record = record(waiting);
-		boolean bare = waiting.local() && record.holds().isEmpty();
+		boolean bare = record.holds().isEmpty();
 		if (logger.isDebugEnabled()) {
 			logger.debug("Lock '{}' key '{}' ({}) waited past the deadlock detection mark, node {}; mark {} of this "
 					+ "engine{}", waiting.name(), LockPaths.abbreviate(waiting.key()), waiting.mode(), waiting.node(),
-					count, bare ? "; not published: a local waiter that holds nothing" : "");
+					count, bare ? "; not published: a waiter that holds nothing" : "");
 		}
 		if (bare) {
 			return null;

@@ -31,7 +31,10 @@ import dev.zklock.annotation.LockMode;
  * the rule of its mode: every node ahead for MUTEX and WRITE, every WRITE node
  * ahead for READ, the first {@code permits} leases for SEMAPHORE. A local waiter
  * waits behind its tenure's node: behind the nodes ahead of it while the tenure
- * is queued, behind the tenure's holders once it holds.</li>
+ * is queued, behind the tenure's holders once it holds. A READ waiter behind a
+ * waiting WRITE node waits, through it, for the READ holders ahead of it too: a
+ * writer that holds nothing publishes no record, so its node alone would count
+ * as free and hide a cycle through those holders.</li>
  * <li><b>Edges</b>: a blocker node maps to the records that hold it or wait with
  * it, across names, keys and processes; one edge per pair of records. A node that
  * maps to no record is free: its owner may still leave.</li>
@@ -56,6 +59,9 @@ final class WaitForGraph {
 
 	// per vertex, one edge per holder vertex, in vertex order
 	private final List<TreeMap<Integer, Edge>> out = new ArrayList<>();
+
+	// per vertex, the waiting WRITE node a READ waiter waits through, or null
+	private final List<@Nullable String> through = new ArrayList<>();
 
 	private final boolean[] stuck;
 
@@ -142,6 +148,7 @@ final class WaitForGraph {
 		TreeMap<Integer, Edge> edges = new TreeMap<>();
 		this.blockers.add(groups);
 		this.out.add(edges);
+		this.through.add((children != null) ? writerWaitedThrough(record, children) : null);
 		if (nodes == null) {
 			return;
 		}
@@ -197,11 +204,45 @@ final class WaitForGraph {
 			return null;
 		}
 		List<String> ahead = switch (mode) {
-			case READ -> queue.subList(0, index).stream().filter((node) -> node.contains(LockNodeNames.WRITE)).toList();
+			case READ -> readBlockers(queue.subList(0, index));
 			case SEMAPHORE -> (index < record.permits()) ? List.of() : queue.subList(0, record.permits());
 			default -> queue.subList(0, index);
 		};
 		return ahead.stream().map((node) -> record.queue() + "/" + node).toList();
+	}
+
+	// The WRITE nodes ahead, and the READ holders ahead of the first of them when it waits
+	private static List<String> readBlockers(List<String> ahead) {
+		int first = firstWrite(ahead);
+		if (first < 0) {
+			return List.of();
+		}
+		List<String> blockers = new ArrayList<>(ahead.subList(0, first));
+		ahead.subList(first, ahead.size())
+			.stream()
+			.filter((node) -> node.contains(LockNodeNames.WRITE))
+			.forEach(blockers::add);
+		return blockers;
+	}
+
+	private static int firstWrite(List<String> queue) {
+		for (int i = 0; i < queue.size(); i++) {
+			if (queue.get(i).contains(LockNodeNames.WRITE)) {
+				return i;
+			}
+		}
+		return -1;
+	}
+
+	// The waiting WRITE node between a READ waiter and the READ holders it waits for through it
+	private static @Nullable String writerWaitedThrough(WaitRecord record, List<String> children) {
+		if (record.waitsFor().mode() != LockMode.READ) {
+			return null;
+		}
+		List<String> queue = QueueRule.READ.sort(children);
+		int index = queue.indexOf(record.node());
+		int first = (index < 0) ? -1 : firstWrite(queue.subList(0, index));
+		return (first > 0) ? record.queue() + "/" + queue.get(first) : null;
 	}
 
 	// Graph reduction to a fixpoint: what is left stuck can never be granted while the snapshot stands
@@ -257,9 +298,9 @@ final class WaitForGraph {
 
 	/**
 	 * What a verdict re-checks in its transaction: every member's record and waiting
-	 * node, and every node of an edge between members. All of them still there means
-	 * the cycle still stands: records are immutable, and two nodes of one queue keep
-	 * their order.
+	 * node, every node of an edge between members, and the waiting WRITE node a READ
+	 * member waits through. All of them still there means the cycle still stands:
+	 * records are immutable, and two nodes of one queue keep their order.
 	 * @param cycle a cycle of this graph
 	 * @return the paths, each once
 	 */
@@ -269,6 +310,10 @@ final class WaitForGraph {
 		for (Wait member : cycle.members()) {
 			paths.add(member.path());
 			paths.add(member.record().nodePath());
+			String writer = this.through.get(vertex(member.path()));
+			if (writer != null) {
+				paths.add(writer);
+			}
 		}
 		for (Edge edge : edges()) {
 			if (members.contains(edge.waiter()) && members.contains(edge.holder())) {

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.slf4j.LoggerFactory;
 
 import ch.qos.logback.classic.Level;
@@ -121,13 +122,16 @@ class DeadlockTests extends AbstractZooKeeperTests {
 		assertThat(ephemeralNodes()).isEmpty();
 	}
 
-	// A hot key with local hand-off: more waiters past the mark than a round reads records, none holding anything. They
-	// publish nothing (the tenure's node stands for them), so the search stays on, and a cycle through the hot key's
-	// tenure, with a local waiter behind it that holds another lock, is still found and broken
-	@Test
-	void manyLocalWaitersOfAHotKeyKeepTheSearchOnAndACycleThroughItIsFound() throws Exception {
+	// A hot key, with local hand-off or without: more waiters past the mark than a round reads records, none holding
+	// anything. They publish nothing (without hand-off, each has a node of its own: #42 made the rule general), so
+	// the search stays on, and a cycle through the hot key, with a waiter behind them that holds another lock, is
+	// still found and broken
+	@ParameterizedTest
+	@ValueSource(booleans = { true, false })
+	void manyWaitersOfAHotKeyThatHoldNothingKeepTheSearchOnAndACycleThroughItIsFound(boolean localHandoff)
+			throws Exception {
 		int waiters = CycleSearch.MAX_RECORDS + 44;
-		LockRequest hot = LockRequest.named("hot").keys("k").localHandoff(true).timeout(WAIT).build();
+		LockRequest hot = LockRequest.named("hot").keys("k").localHandoff(localHandoff).timeout(WAIT).build();
 		LockRequest x = LockRequest.named("x").keys("k").timeout(WAIT).build();
 		CountDownLatch bothHold = new CountDownLatch(2);
 		List<CompletableFuture<Outcome>> ring = new ArrayList<>();
@@ -146,7 +150,8 @@ class DeadlockTests extends AbstractZooKeeperTests {
 		}
 		// timed from before the cycle forms: holds-x takes x, then both ask
 		long formed = System.nanoTime();
-		ring.add(nested("holds-x", x, LockRequest.named("hot").keys("k").localHandoff(true).timeout(INNER_TIMEOUT)
+		ring.add(nested("holds-x", x, LockRequest.named("hot").keys("k").localHandoff(localHandoff)
+			.timeout(INNER_TIMEOUT)
 			.build(), bothHold, null));
 		await().atMost(WAIT).until(() -> !this.resolved.isEmpty() || ring.stream().anyMatch(CompletableFuture::isDone));
 		int cycleRecords = records();
@@ -158,10 +163,97 @@ class DeadlockTests extends AbstractZooKeeperTests {
 		for (CompletableFuture<Outcome> outcome : bare) {
 			assertThat(outcome.get(30, TimeUnit.SECONDS).acquired()).isTrue();
 		}
-		assertThat(bareRecords).as("records of local waiters that hold nothing").isZero();
+		assertThat(bareRecords).as("records of waiters that hold nothing").isZero();
 		assertThat(cycleRecords).as("records as the cycle was broken").isLessThanOrEqualTo(2);
 		assertThat(this.resolved).hasSize(1);
 		await().atMost(WAIT).until(() -> ephemeralNodes().isEmpty());
+	}
+
+	// A waiter with a queue node of its own that holds nothing, past the mark: no record reaches ZooKeeper, and no
+	// request goes to the records' path, in every mode; it is still waiting. Before #42's general rule, only local
+	// hand-off waiters kept quiet, and this waiter published one record
+	@ParameterizedTest
+	@EnumSource(LockMode.class)
+	void aWaiterThatHoldsNothingPublishesNothingPastTheMark(LockMode mode) throws Exception {
+		LockRequest held = LockRequest.named("stock").keys("7")
+			.mode((mode == LockMode.READ) ? LockMode.WRITE : mode)
+			.permits(1)
+			.timeout(WAIT)
+			.build();
+		RoundTripTests.Operations onWaits = new RoundTripTests.Operations();
+		client.getZookeeperClient().setTracerDriver(onWaits);
+		onWaits.start(this.basePath + "/" + LockPaths.WAITS);
+		try (BackgroundHolder holder = BackgroundHolder.hold(otherManager(), held);
+				MarkCounter marks = new MarkCounter()) {
+			CompletableFuture<Outcome> bare = LockRing.inThread("bare", () -> LockRing.inner(this.manager, "bare",
+					LockRequest.named("stock").keys("7").mode(mode).permits(1).timeout(WAIT).build()));
+			await().atMost(WAIT).until(() -> marks.count() == 1);
+			// the publish would have been sent with the mark; a round trip and more later, still nothing
+			await().during(AFTER).atMost(WAIT).until(() -> recordsOnTheServer() == 0);
+			assertThat(onWaits.seen()).as("operations on published waits").isEmpty();
+			assertThat(bare).isNotDone();
+			holder.close();
+			assertThat(bare.get(30, TimeUnit.SECONDS).acquired()).isTrue();
+		}
+		finally {
+			client.getZookeeperClient().setTracerDriver(new DefaultTracerDriver());
+		}
+		assertThat(onWaits.stop()).as("operations on published waits").isEmpty();
+		assertThat(ephemeralNodes()).isEmpty();
+	}
+
+	// A reader that holds orders:1 queues behind a writer that holds nothing, itself behind the reader that holds
+	// stock:7 and waits for orders:1. The writer publishes no record: the graph has the first reader wait, through
+	// the writer's node, for the READ holder ahead of it, so the cycle is found and broken; the writer is granted last
+	@Test
+	void aReaderBehindAWriterThatHoldsNothingIsInTheCycleThroughIt() throws Exception {
+		LockRequest stockRead = LockRequest.named("stock").keys("7").mode(LockMode.READ).timeout(WAIT).build();
+		LockRequest orders = LockRequest.named("orders").keys("1").timeout(WAIT).build();
+		CountDownLatch bothHold = new CountDownLatch(2);
+		CountDownLatch writerQueued = new CountDownLatch(1);
+		List<CompletableFuture<Outcome>> ring = new ArrayList<>();
+		ring.add(crossing("reads-stock", stockRead, orders, bothHold, writerQueued));
+		ring.add(crossing("holds-orders", orders, stockRead, bothHold, writerQueued));
+		assertThat(bothHold.await(30, TimeUnit.SECONDS)).isTrue();
+		CompletableFuture<Outcome> writer = LockRing.inThread("writer", () -> LockRing.inner(otherManager(), "writer",
+				LockRequest.named("stock").keys("7").mode(LockMode.WRITE).timeout(WAIT).build()));
+		String stock = this.manager.pathFor("stock", "7");
+		await().atMost(WAIT).until(() -> client.getChildren().forPath(stock).size() == 2);
+		long formed = System.nanoTime();
+		writerQueued.countDown();
+		List<Outcome> outcomes = new ArrayList<>();
+		for (CompletableFuture<Outcome> outcome : ring) {
+			outcomes.add(outcome.get(30, TimeUnit.SECONDS));
+		}
+		oneVictimOthersGranted(outcomes, formed, AFTER);
+		assertThat(writer.get(30, TimeUnit.SECONDS).acquired()).isTrue();
+		assertThat(this.resolved).singleElement()
+			.satisfies((deadlock) -> assertThat(deadlock.edges()).hasSize(2));
+		assertThat(ephemeralNodes()).isEmpty();
+	}
+
+	// Holds the outer lock, then, once told, asks for the inner one with the inner timeout
+	private CompletableFuture<Outcome> crossing(String thread, LockRequest outer, LockRequest inner,
+			CountDownLatch allHold, CountDownLatch ask) {
+		return LockRing.inThread(thread, () -> {
+			try (LockHandle held = this.manager.acquire(outer)) {
+				allHold.countDown();
+				ask.await();
+				return LockRing.inner(this.manager, thread, LockRequest.named(inner.name())
+					.keys(inner.keys())
+					.mode(inner.mode())
+					.timeout(INNER_TIMEOUT)
+					.build());
+			}
+		});
+	}
+
+	// As records(), read on a client of its own: the test's reads are not counted as the detector's
+	private int recordsOnTheServer() throws Exception {
+		try (CuratorFramework reader = ZooKeeperTestSupport.startClient(server.getConnectString())) {
+			String waits = this.basePath + "/" + LockPaths.WAITS;
+			return (reader.checkExists().forPath(waits) != null) ? reader.getChildren().forPath(waits).size() : 0;
+		}
 	}
 
 	// How many waits are published under <base-path>/#waits

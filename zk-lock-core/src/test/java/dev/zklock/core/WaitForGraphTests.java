@@ -45,16 +45,41 @@ class WaitForGraphTests {
 	}
 
 	@Test
-	void aReaderWaitsForTheWritersAheadWaitingOrNotButNotForReaders() {
+	void aReaderWaitsForTheWritersAheadAndThroughAWaitingOneForTheReadHoldersAheadOfIt() {
 		String r1 = this.snapshot.node("stock/7", "__READ__0000000001");
 		this.snapshot.wait("holder", this.snapshot.node("orders/1", "lock-0000000002"), r1);
 		this.snapshot.wait("writer", this.snapshot.node("stock/7", "__WRIT__0000000002"));
 		this.snapshot.wait("reader", this.snapshot.node("stock/7", "__READ__0000000003"));
 		WaitForGraph graph = this.snapshot.graph();
 		assertThat(edges(graph)).containsExactly("writer->holder stock/7 WRITE holds READ",
-				"reader->writer stock/7 READ holds WRITE");
+				"reader->holder stock/7 READ holds READ", "reader->writer stock/7 READ holds WRITE");
 		// the writer only waits ahead of the reader: the report says so rather than "holds"
-		assertThat(graph.edges()).extracting(WaitForGraph.Edge::holding).containsExactly(true, false);
+		assertThat(graph.edges()).extracting(WaitForGraph.Edge::holding).containsExactly(true, true, false);
+	}
+
+	@Test
+	void aReaderBehindAWriterThatPublishedNothingIsInTheCycleThroughIt() {
+		// the writer holds nothing, so it published no record: only its node is in the queue
+		String[] stock = { this.snapshot.node("stock/7", "__READ__0000000001"),
+				this.snapshot.node("stock/7", "__WRIT__0000000002"),
+				this.snapshot.node("stock/7", "__READ__0000000003") };
+		String[] orders = { this.snapshot.node("orders/1", "lock-0000000001"),
+				this.snapshot.node("orders/1", "lock-0000000002") };
+		WaitForGraph.Wait holder = this.snapshot.wait("holder", orders[1], stock[0]);
+		WaitForGraph.Wait reader = this.snapshot.wait("reader", stock[2], orders[0]);
+		WaitForGraph graph = this.snapshot.graph();
+		WaitForGraph.Cycle cycle = graph.cycleOf(reader.path()).orElseThrow();
+		assertThat(cycle.members()).containsExactly(holder, reader);
+		// the writer's node in the verdict: were it gone, the reader would be granted
+		assertThat(graph.checks(cycle)).contains(stock[1], stock[0]);
+	}
+
+	@Test
+	void aReaderBehindAHoldingWriterWaitsForItAlone() {
+		String w1 = this.snapshot.node("stock/7", "__WRIT__0000000001");
+		this.snapshot.wait("holder", this.snapshot.node("orders/1", "lock-0000000002"), w1);
+		this.snapshot.wait("reader", this.snapshot.node("stock/7", "__READ__0000000002"));
+		assertThat(edges(this.snapshot.graph())).containsExactly("reader->holder stock/7 READ holds WRITE");
 	}
 
 	@Test

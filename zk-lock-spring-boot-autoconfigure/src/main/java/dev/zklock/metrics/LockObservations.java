@@ -3,10 +3,15 @@ package dev.zklock.metrics;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import dev.zklock.LockContext;
+import dev.zklock.LockDeadlock;
+import dev.zklock.LockDeadlockException;
 import dev.zklock.LockRequest;
 import dev.zklock.core.LockInstrumentation;
+import dev.zklock.core.LockPaths;
 
 /**
  * One Micrometer {@link Observation} per lock use, named
@@ -20,7 +25,9 @@ import dev.zklock.core.LockInstrumentation;
  * {@link LockObservationConvention}: the one given, else one registered with the
  * registry, else {@link DefaultLockObservationConvention} (low cardinality keys
  * {@code zk.lock.name}, {@code zk.lock.mode} and {@code zk.lock.outcome}; lock keys
- * are never added).
+ * are never added). A wait ended as a deadlock's victim gets an event
+ * {@value #DEADLOCK_EVENT} whose contextual name names the cycle, edge by edge,
+ * with each lock's name and key, before the observation stops with the error.
  */
 public class LockObservations implements LockInstrumentation {
 
@@ -28,6 +35,13 @@ public class LockObservations implements LockInstrumentation {
 	 * Name of the observation.
 	 */
 	public static final String OBSERVATION_NAME = "zk.lock.execution";
+
+	/**
+	 * Name of the event on the victim's observation when a deadlock ended its wait.
+	 */
+	public static final String DEADLOCK_EVENT = "zk.lock.deadlock";
+
+	private static final Logger logger = LoggerFactory.getLogger(LockObservations.class);
 
 	private static final Acquisition NOT_OBSERVED = new Acquisition() {
 	};
@@ -131,9 +145,34 @@ public class LockObservations implements LockInstrumentation {
 		private void end(LockOutcome outcome, @Nullable Throwable failure) {
 			this.context.setOutcome(outcome);
 			if (failure != null) {
+				deadlockEvent(failure);
 				this.observation.error(failure);
 			}
 			stop();
+		}
+
+		// A handler that fails on the event must not replace the caller's exception with its own
+		private void deadlockEvent(Throwable failure) {
+			LockDeadlock deadlock = deadlockOf(failure);
+			if (deadlock == null) {
+				return;
+			}
+			try {
+				this.observation.event(Observation.Event.of(DEADLOCK_EVENT, eventText(deadlock)));
+			}
+			catch (RuntimeException ex) {
+				logger.warn("The observation event {} failed for lock '{}' key '{}'", DEADLOCK_EVENT,
+						deadlock.victimWaitsFor().name(), LockPaths.abbreviate(deadlock.victimWaitsFor().key()), ex);
+			}
+		}
+
+		private static @Nullable LockDeadlock deadlockOf(Throwable failure) {
+			for (Throwable current = failure; current != null; current = current.getCause()) {
+				if (current instanceof LockDeadlockException deadlock) {
+					return deadlock.getDeadlock();
+				}
+			}
+			return null;
 		}
 
 		private void stop() {
@@ -143,6 +182,18 @@ public class LockObservations implements LockInstrumentation {
 			this.observation.stop();
 		}
 
+	}
+
+	/**
+	 * The text of a {@value #DEADLOCK_EVENT} event: the lock the victim waited for,
+	 * then the cycle's edges on one line, as {@link LockDeadlock#describe()} words
+	 * them.
+	 * @param deadlock the deadlock
+	 * @return the text
+	 */
+	static String eventText(LockDeadlock deadlock) {
+		return "Deadlock on lock " + deadlock.victimWaitsFor().describe() + ", this wait ended to break the cycle: "
+				+ deadlock.describe().strip().replace("\n  ", "; ");
 	}
 
 }
