@@ -1,5 +1,6 @@
 package dev.zklock;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -89,6 +90,28 @@ public interface LockContext {
 	 * @throws LockLostException naming the lock and key when it is in doubt or lost
 	 */
 	void assertHeld();
+
+	/**
+	 * Extend the hold from inside the work it guards: its
+	 * {@link LockRequest#maxHold() maxHold} runs again from now, so a job that learns
+	 * it needs longer can say so. A lock taken without a maxHold (and without
+	 * {@code zk-lock.max-hold}) gets one. A re-entered lock is one hold: extending it
+	 * through any of its contexts extends it. A lock in doubt is extended too: it may
+	 * be held again, and if it is lost instead, the loss is told as usual. Extending
+	 * needs no call to ZooKeeper.
+	 * @param maxHold how long from now the lock may still be held, positive; the
+	 * lock's {@code minHold}, if any, must have no longer than that to run
+	 * @throws LockLostException when the lock was never acquired, was released,
+	 * lost, or reached its maxHold before this call
+	 * @throws IllegalArgumentException when {@code maxHold} is zero or negative, or
+	 * shorter than what is left of the lock's {@code minHold}
+	 * @throws NullPointerException when {@code maxHold} is {@code null}
+	 * @throws UnsupportedOperationException when the lock cannot be extended, such
+	 * as a {@code @Leader} method's leadership, which has no maxHold
+	 */
+	default void extendMaxHold(Duration maxHold) {
+		throw new UnsupportedOperationException("Lock '" + name() + "' cannot extend its maxHold");
+	}
 
 	/**
 	 * The lock the current thread holds innermost.

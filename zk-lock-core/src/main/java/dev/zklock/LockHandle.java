@@ -132,6 +132,7 @@ public interface LockHandle extends LockContext, AutoCloseable {
 	 * @throws NullPointerException when {@code maxHold} is {@code null}
 	 * @throws UnsupportedOperationException when the lock cannot be extended
 	 */
+	@Override
 	default void extendMaxHold(Duration maxHold) {
 		throw new UnsupportedOperationException("Lock '" + name() + "' cannot extend its maxHold");
 	}

@@ -165,6 +165,19 @@ abstract class AbstractLockContext implements LockContext {
 	}
 
 	/**
+	 * Extend the hold of every key, from any thread: each key's maxHold runs from now.
+	 */
+	@Override
+	public void extendMaxHold(Duration maxHold) {
+		extend(holdTimers(), maxHold, null);
+	}
+
+	/**
+	 * The engine's hold timers, which {@link #extendMaxHold(Duration)} re-arms.
+	 */
+	abstract HoldTimers holdTimers();
+
+	/**
 	 * Extend the hold of every key of this handle: each key's maxHold runs from now
 	 * (a key taken without one gets one), and when {@code minHold} is given, each
 	 * key is kept at least that long from now. A key in doubt is extended too: it may

@@ -557,15 +557,21 @@ final class Acquisition {
 		}
 	}
 
+	// On a closed engine timer the try ends now, failed as at shutdown: nothing would bound its wait for answers
 	private void limitSlowAnswers(long limitNanos) {
+		boolean refused = false;
 		this.lock.lock();
 		try {
 			if (!this.finished) {
 				this.timer = this.parts.timer().schedule(() -> giveUp(null, false), limitNanos, TimeUnit.NANOSECONDS);
+				refused = this.timer == null;
 			}
 		}
 		finally {
 			this.lock.unlock();
+		}
+		if (refused) {
+			timerClosed();
 		}
 	}
 
@@ -616,7 +622,8 @@ final class Acquisition {
 		return this.timer != null;
 	}
 
-	// The engine closed under a wait its close did not end: an untimed wait would outlast its timeout, maybe forever
+	// The engine closed under a wait its close did not end: an untimed wait would outlast its timeout, maybe forever,
+	// and a single try would wait for ZooKeeper's answers without a limit
 	private void timerClosed() {
 		logger.debug("Lock '{}' key '{}': the engine's timer is closed, so the wait ends now", this.name,
 				LockPaths.abbreviate(currentKey()));

@@ -5,8 +5,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
-import org.jspecify.annotations.Nullable;
-
 import dev.zklock.LockContext;
 import dev.zklock.LockException;
 import dev.zklock.LockLostException;
@@ -59,18 +57,18 @@ public final class AsyncLockHandle extends AbstractLockContext {
 
 	/**
 	 * Extend the hold, from any thread: its maxHold runs again from now, as
-	 * {@link dev.zklock.LockHandle#extendMaxHold(Duration)} describes. Extending
-	 * needs no call to ZooKeeper, so the answer comes at once.
+	 * {@link LockContext#extendMaxHold(Duration)} describes. Extending needs no call
+	 * to ZooKeeper, so it returns at once.
 	 * @param maxHold how long from now the lock may still be held, positive
-	 * @return completed once extended, or exceptionally with a
-	 * {@link LockLostException} when the lock was never acquired, was released,
-	 * lost, or reached its maxHold before this call, or with an
-	 * {@link IllegalArgumentException} when {@code maxHold} is zero, negative or
+	 * @throws LockLostException when the lock was never acquired, was released,
+	 * lost, or reached its maxHold before this call
+	 * @throws IllegalArgumentException when {@code maxHold} is zero or negative, or
 	 * shorter than what is left of the lock's {@code minHold}
 	 * @throws NullPointerException when {@code maxHold} is {@code null}
 	 */
-	public CompletableFuture<Void> extendMaxHold(Duration maxHold) {
-		return extendHold(maxHold, null);
+	@Override
+	public void extendMaxHold(Duration maxHold) {
+		super.extendMaxHold(maxHold);
 	}
 
 	/**
@@ -81,22 +79,26 @@ public final class AsyncLockHandle extends AbstractLockContext {
 	 * @param maxHold how long from now the lock may still be held, positive
 	 * @param minHold how long from now the lock is kept at least, not negative and
 	 * not longer than {@code maxHold}; 0 leaves the shortest hold as it is
-	 * @return as for {@link #extendMaxHold(Duration)}
+	 * @return completed once extended, or exceptionally with a
+	 * {@link LockLostException} when the lock was never acquired, was released,
+	 * lost, or reached its maxHold before this call, or with an
+	 * {@link IllegalArgumentException} when a duration is out of range
 	 * @throws NullPointerException when {@code maxHold} is {@code null}
 	 */
 	public CompletableFuture<Void> extendMaxHold(Duration maxHold, Duration minHold) {
-		return extendHold(maxHold, Objects.requireNonNull(minHold, () -> "Lock '" + name()
-				+ "': the minHold to extend it by must not be null; pass Duration.ZERO to keep it as it is"));
-	}
-
-	private CompletableFuture<Void> extendHold(Duration maxHold, @Nullable Duration minHold) {
 		try {
-			extend(this.manager.holdTimers(), maxHold, minHold);
+			extend(holdTimers(), maxHold, Objects.requireNonNull(minHold, () -> "Lock '" + name()
+					+ "': the minHold to extend it by must not be null; pass Duration.ZERO to keep it as it is"));
 			return CompletableFuture.completedFuture(null);
 		}
 		catch (LockLostException | IllegalArgumentException ex) {
 			return CompletableFuture.failedFuture(ex);
 		}
+	}
+
+	@Override
+	HoldTimers holdTimers() {
+		return this.manager.holdTimers();
 	}
 
 	/**

@@ -1,6 +1,5 @@
 package dev.zklock.core;
 
-import java.time.Duration;
 import java.util.List;
 
 import dev.zklock.LockContextHolder;
@@ -40,8 +39,8 @@ final class CuratorLockHandle extends AbstractLockContext implements LockHandle 
 	}
 
 	@Override
-	public void extendMaxHold(Duration maxHold) {
-		extend(this.manager.holdTimers(), maxHold, null);
+	HoldTimers holdTimers() {
+		return this.manager.holdTimers();
 	}
 
 	@Override

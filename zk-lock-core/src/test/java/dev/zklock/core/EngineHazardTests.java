@@ -103,24 +103,63 @@ class EngineHazardTests extends AbstractZooKeeperTests {
 		LockRequest request = LockRequest.named("untimed").keys("k").build();
 		LockEngine engine = new LockEngine(client, this.basePath, Duration.ofSeconds(30));
 		try (LockHandle held = this.manager.acquire(request)) {
-			// as a close that did not see this wait would leave it: the timer that ends it takes no task
-			engineTimer(engine).close((task) -> false);
-			String path = engine.pathFor("untimed", "k");
-			Acquisition acquisition = engine.acquireFor(null, "untimed", LockMode.MUTEX, 1,
-					List.of(new Acquisition.Target("k", path, null, 0)), Duration.ofMillis(300), false);
+			Acquisition acquisition = onAClosedEngineTimer(engine, "untimed", Duration.ofMillis(300));
 			acquisition.armTimer();
-			await("the wait ends though nothing can time it").atMost(Duration.ofSeconds(10))
-				.until(() -> acquisition.result().isDone());
-			assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> acquisition.result().get())
-				.havingCause()
-				.isInstanceOf(LockException.class)
-				.withMessageContaining("'untimed'");
-			assertThat(client.getChildren().forPath(path)).as("the holder's node alone").hasSize(1);
+			assertEndedAsAtShutdown(acquisition, "untimed");
+			assertThat(client.getChildren().forPath(engine.pathFor("untimed", "k"))).as("the holder's node alone")
+				.hasSize(1);
 			assertThat(held.isHeld()).isTrue();
 		}
 		finally {
 			engine.close();
 		}
+	}
+
+	@Test
+	void singleTryLimitedOnAClosedEngineTimerEndsInsteadOfWaitingForAnswersWithoutLimit() throws Exception {
+		// a fresh engine has had no answer yet, so its single try at the deadline limits its wait on the timer
+		LockEngine engine = new LockEngine(client, this.basePath, Duration.ofSeconds(30));
+		CountDownLatch answersHeld = new CountDownLatch(1);
+		CountDownLatch answersFreed = new CountDownLatch(1);
+		// ZooKeeper's answers reach the engine on Curator's event thread: held, the try stays unanswered
+		client.checkExists().inBackground((curator, event) -> {
+			answersHeld.countDown();
+			awaitQuietly(answersFreed);
+		}).forPath("/");
+		try {
+			assertThat(answersHeld.await(10, TimeUnit.SECONDS)).as("the event thread held").isTrue();
+			Acquisition acquisition = onAClosedEngineTimer(engine, "silent-try", Duration.ZERO);
+			// as a blocking caller does at the end of its wait for the first answer
+			acquisition.timeOut();
+			assertEndedAsAtShutdown(acquisition, "silent-try");
+			answersFreed.countDown();
+			String path = engine.pathFor("silent-try", "k");
+			await("the try's node deleted once ZooKeeper answers").atMost(Duration.ofSeconds(10))
+				.until(() -> client.checkExists().forPath(path) == null || client.getChildren().forPath(path).isEmpty());
+		}
+		finally {
+			answersFreed.countDown();
+			engine.close();
+		}
+	}
+
+	// A MUTEX wait for key "k" on an engine whose timer alone is closed, as a close that did not see the wait would
+	// leave it: the timer that would end or limit it takes no task
+	private static Acquisition onAClosedEngineTimer(LockEngine engine, String name, Duration timeout)
+			throws ReflectiveOperationException {
+		engineTimer(engine).close((task) -> false);
+		return engine.acquireFor(null, name, LockMode.MUTEX, 1,
+				List.of(new Acquisition.Target("k", engine.pathFor(name, "k"), null, 0)), timeout, false);
+	}
+
+	private static void assertEndedAsAtShutdown(Acquisition acquisition, String name) {
+		await("the wait ends though the timer takes nothing").atMost(Duration.ofSeconds(10))
+			.until(() -> acquisition.result().isDone());
+		assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> acquisition.result().get())
+			.havingCause()
+			.isInstanceOf(LockException.class)
+			.withMessageContaining("'" + name + "' key 'k'")
+			.withMessageContaining("shutting down");
 	}
 
 	@Test

@@ -3,7 +3,6 @@ package dev.zklock.core;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledFuture;
@@ -12,15 +11,19 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import dev.zklock.LockContext;
 import dev.zklock.LockHandle;
 import dev.zklock.LockLossReason;
 import dev.zklock.LockLostException;
 import dev.zklock.LockRequest;
+import dev.zklock.LockTemplate;
+import dev.zklock.LostLockAction;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatNullPointerException;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -73,8 +76,7 @@ class ExtendMaxHoldTests extends AbstractZooKeeperTests {
 	void anAsynchronousHoldExtendedOutlivesItsFirstMaxHold() throws Exception {
 		AsyncLockHandle handle = this.asyncManager.acquire(request().maxHold(FIRST_CAP).build())
 			.get(20, TimeUnit.SECONDS);
-		CompletableFuture<Void> extended = handle.extendMaxHold(EXTENDED_CAP);
-		assertThat(extended).as("no ZooKeeper call: answered at once").isCompleted();
+		handle.extendMaxHold(EXTENDED_CAP);
 		assertThat(otherInstanceGets(PAST_FIRST_CAP)).isFalse();
 		assertThat(handle.isHeld()).isTrue();
 		assertThat(this.losses).isEmpty();
@@ -107,8 +109,10 @@ class ExtendMaxHoldTests extends AbstractZooKeeperTests {
 		AsyncLockHandle async = this.asyncManager.acquire(request().maxHold(Duration.ofMillis(200)).build())
 			.get(20, TimeUnit.SECONDS);
 		await().atMost(Duration.ofSeconds(20)).until(() -> !async.isHeld());
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(() -> async.extendMaxHold(EXTENDED_CAP))
+			.withMessageContaining("'extend'");
 		assertThatExceptionOfType(ExecutionException.class)
-			.isThrownBy(() -> async.extendMaxHold(EXTENDED_CAP).get(20, TimeUnit.SECONDS))
+			.isThrownBy(() -> async.extendMaxHold(EXTENDED_CAP, Duration.ZERO).get(20, TimeUnit.SECONDS))
 			.withCauseInstanceOf(LockLostException.class);
 		async.release().get(20, TimeUnit.SECONDS);
 		assertNothingLeft();
@@ -130,15 +134,43 @@ class ExtendMaxHoldTests extends AbstractZooKeeperTests {
 			assertThat(handle.isHeld()).isTrue();
 		}
 		AsyncLockHandle async = this.asyncManager.acquire(request().build()).get(20, TimeUnit.SECONDS);
-		assertThatExceptionOfType(ExecutionException.class)
-			.isThrownBy(() -> async.extendMaxHold(Duration.ZERO).get(20, TimeUnit.SECONDS))
-			.withCauseInstanceOf(IllegalArgumentException.class);
+		assertThatIllegalArgumentException().isThrownBy(() -> async.extendMaxHold(Duration.ZERO))
+			.withMessageContaining("must be positive");
 		assertThatExceptionOfType(ExecutionException.class)
 			.isThrownBy(() -> async.extendMaxHold(Duration.ofSeconds(1), Duration.ofSeconds(2)).get(20,
 					TimeUnit.SECONDS))
 			.withCauseInstanceOf(IllegalArgumentException.class);
 		async.release().get(20, TimeUnit.SECONDS);
 		assertThat(this.losses).isEmpty();
+	}
+
+	@Test
+	void aLockTemplateCallbackExtendsItsHoldThroughItsLockContext() throws Exception {
+		LockTemplate template = new LockTemplate(this.manager);
+		boolean otherGotItPastFirstCap = template.execute(request().maxHold(FIRST_CAP).build(), () -> {
+			// the callback sees only its LockContext, not the handle
+			LockContext.current().extendMaxHold(EXTENDED_CAP);
+			boolean got = otherInstanceGets(PAST_FIRST_CAP);
+			LockContext.current().assertHeld();
+			return got;
+		});
+		assertThat(otherGotItPastFirstCap).as("another instance, past the first maxHold").isFalse();
+		assertThat(this.losses).isEmpty();
+		assertNothingLeft();
+	}
+
+	@Test
+	void aLockContextWhoseHoldWasTakenAwayCannotBeExtended() throws Exception {
+		LockTemplate template = new LockTemplate(this.manager, LostLockAction.LOG);
+		LockLostException refused = template.execute(request().maxHold(Duration.ofMillis(200)).build(), () -> {
+			await().atMost(Duration.ofSeconds(20))
+				.until(() -> this.losses.contains(LockLossReason.MAX_HOLD_EXCEEDED));
+			return catchThrowableOfType(LockLostException.class,
+					() -> LockContext.current().extendMaxHold(EXTENDED_CAP));
+		});
+		assertThat(refused).as("extending after the loss").isNotNull().hasMessageContaining("'extend'")
+			.hasMessageContaining("was taken away");
+		assertNothingLeft();
 	}
 
 	@Test

@@ -10,7 +10,12 @@ import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
+
+import org.awaitility.core.ConditionTimeoutException;
+
+import static org.awaitility.Awaitility.await;
 
 /**
  * Sends Unix signals, such as {@code SIGSTOP} and {@code SIGCONT}, with the {@code kill}
@@ -19,6 +24,8 @@ import java.util.stream.Stream;
 final class ProcessSignals {
 
 	private static final Path PROC = Paths.get("/proc");
+
+	private static final Duration POLL_INTERVAL = Duration.ofMillis(1);
 
 	private ProcessSignals() {
 	}
@@ -64,21 +71,18 @@ final class ProcessSignals {
 			// not Linux: nothing to read, so the stop is taken on trust
 			return;
 		}
-		long deadline = System.nanoTime() + timeout.toNanos();
-		List<String> running = runningThreads(tasks);
-		while (!running.isEmpty()) {
-			if (System.nanoTime() - deadline > 0) {
-				throw new IllegalStateException(name + " (pid " + pid + ") did not stop within " + timeout
-						+ " of SIGSTOP; threads still running: " + running);
-			}
-			try {
-				Thread.sleep(1);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				throw new IllegalStateException("Interrupted while waiting for " + name + " to stop", ex);
-			}
-			running = runningThreads(tasks);
+		AtomicReference<List<String>> running = new AtomicReference<>(List.of());
+		try {
+			// a stop takes hold within milliseconds, and a pause waits for it, so look often
+			await().atMost(timeout).pollDelay(Duration.ZERO).pollInterval(POLL_INTERVAL).until(() -> {
+				List<String> now = runningThreads(tasks);
+				running.set(now);
+				return now.isEmpty();
+			});
+		}
+		catch (ConditionTimeoutException ex) {
+			throw new IllegalStateException(name + " (pid " + pid + ") did not stop within " + timeout
+					+ " of SIGSTOP; threads still running: " + running.get(), ex);
 		}
 	}
 
