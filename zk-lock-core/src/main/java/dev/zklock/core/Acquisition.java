@@ -19,6 +19,7 @@ import dev.zklock.LockDeadlockException;
 import dev.zklock.LockException;
 import dev.zklock.annotation.LockMode;
 import dev.zklock.core.LockRegistry.Hold;
+import dev.zklock.core.Nodes.LockNode;
 
 /**
  * One acquisition of one or more keys of a lock, the same for blocking and

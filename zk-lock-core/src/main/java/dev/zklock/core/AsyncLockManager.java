@@ -57,6 +57,9 @@ public final class AsyncLockManager implements AutoCloseable {
 
 	private final boolean ownsEngine;
 
+	// how holds end, used directly: a release has no need of the rest of the engine
+	private final HoldRelease releases;
+
 	private final Executor executor;
 
 	private final @Nullable ExecutorService ownExecutor;
@@ -108,6 +111,7 @@ public final class AsyncLockManager implements AutoCloseable {
 
 	AsyncLockManager(LockEngine engine, boolean ownsEngine, @Nullable Executor executor, boolean sharedExecutor) {
 		this.engine = engine;
+		this.releases = engine.releases();
 		this.ownsEngine = ownsEngine;
 		this.sharedExecutor = sharedExecutor;
 		if (executor != null) {
@@ -450,7 +454,7 @@ public final class AsyncLockManager implements AutoCloseable {
 			return;
 		}
 		if (holds != null) {
-			this.engine.release(holds);
+			this.releases.release(holds);
 		}
 		// a lock without keys is named alone, as everywhere else
 		String keys = request.keys().isEmpty() ? ""
@@ -483,7 +487,7 @@ public final class AsyncLockManager implements AutoCloseable {
 	CompletableFuture<Void> release(AsyncLockHandle handle) {
 		CompletableFuture<Void> released;
 		try {
-			released = this.engine.release(handle.holds());
+			released = this.releases.release(handle.holds());
 		}
 		catch (RuntimeException ex) {
 			released = CompletableFuture.failedFuture(ex);

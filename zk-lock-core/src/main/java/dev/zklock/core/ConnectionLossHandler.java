@@ -22,6 +22,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.zklock.LockLossReason;
 import dev.zklock.LockState;
+import dev.zklock.core.Nodes.LockNode;
 
 /**
  * Keeps the states in a {@link LockRegistry} in line with the Curator connection.

@@ -81,6 +81,11 @@ public final class CuratorLockManager implements LockManager, AutoCloseable {
 
 	private final LocalHandoffs localHandoffs;
 
+	// how holds end, and the client whose timeouts bound a release: a release needs no more of the engine
+	private final HoldRelease releases;
+
+	private final CuratorFramework client;
+
 	// The view of async(null), made on first use: one pool per manager, closed with it
 	private final AtomicReference<@Nullable AsyncLockManager> sharedAsync = new AtomicReference<>();
 
@@ -95,6 +100,8 @@ public final class CuratorLockManager implements LockManager, AutoCloseable {
 	public CuratorLockManager(CuratorFramework client, String basePath, Duration defaultTimeout) {
 		this.engine = new LockEngine(client, basePath, defaultTimeout);
 		this.localHandoffs = new LocalHandoffs(this.engine.cohorts());
+		this.releases = this.engine.releases();
+		this.client = client;
 	}
 
 	/**
@@ -489,7 +496,7 @@ public final class CuratorLockManager implements LockManager, AutoCloseable {
 			acquisition.cancel();
 			List<Hold> won = ignoringInterrupts(acquisition.result());
 			// every key was taken just before the interrupt: give them back
-			ignoringInterrupts(this.engine.release(won));
+			ignoringInterrupts(this.releases.release(won));
 		}
 		catch (CancellationException ex) {
 			// abandoned, and its nodes are gone
@@ -565,7 +572,7 @@ public final class CuratorLockManager implements LockManager, AutoCloseable {
 		if (toRelease.isEmpty()) {
 			return;
 		}
-		CompletableFuture<Void> released = this.engine.release(toRelease);
+		CompletableFuture<Void> released = this.releases.release(toRelease);
 		// a local pass or a confirmed delete is done here: the description and bound serve a wait or a failure only,
 		// and building them for every release cost each local pass about 1 KB of garbage (#40)
 		if (!released.isDone() || released.isCompletedExceptionally()) {
@@ -633,7 +640,7 @@ public final class CuratorLockManager implements LockManager, AutoCloseable {
 
 	// Past a session and a connection timeout, ZooKeeper has deleted the nodes anyway, or Curator gave up on them
 	private Duration releaseBound() {
-		CuratorZookeeperClient zookeeper = this.engine.client().getZookeeperClient();
+		CuratorZookeeperClient zookeeper = this.client.getZookeeperClient();
 		int sessionMillis = zookeeper.getLastNegotiatedSessionTimeoutMs();
 		return Duration.ofMillis(((sessionMillis > 0) ? sessionMillis : DEFAULT_SESSION_MILLIS)
 				+ (long) zookeeper.getConnectionTimeoutMs());

@@ -32,6 +32,7 @@ import dev.zklock.LockDeadlock.Party;
 import dev.zklock.LockDeadlockException;
 import dev.zklock.annotation.LockMode;
 import dev.zklock.core.LockRegistry.Hold;
+import dev.zklock.core.Nodes.LockNode;
 
 /**
  * The deadlock detection of one engine: it tells each acquisition when its wait

@@ -14,7 +14,7 @@ import dev.zklock.core.LockRegistry.Hold;
 /**
  * What the engine times and watches for holds just handed to their holder: the
  * {@code maxHold} cap that takes a hold away once it has lasted too long (its
- * {@link HoldCap}, re-armed when the holder extends the hold), the
+ * {@link LockRegistry.HoldCap}, re-armed when the holder extends the hold), the
  * {@code minHold} it must last (which {@link HoldRelease} keeps when the work
  * ends sooner), and the {@link RevocationWatch} on the held node.
  */

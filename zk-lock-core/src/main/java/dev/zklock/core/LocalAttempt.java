@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 
 import dev.zklock.LockLossReason;
 import dev.zklock.annotation.LockMode;
+import dev.zklock.core.Nodes.LockNode;
 
 /**
  * A {@link NodeAttempt} of a request with local hand-off: instead of a node of its

@@ -11,6 +11,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import dev.zklock.LocalTenure;
 import dev.zklock.LockLossReason;
 import dev.zklock.annotation.LockMode;
+import dev.zklock.core.Nodes.LockNode;
 
 /**
  * The local hand-off of one key in one mode (lock cohorting): this process's

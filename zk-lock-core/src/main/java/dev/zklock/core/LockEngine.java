@@ -293,16 +293,6 @@ final class LockEngine implements AutoCloseable {
 	}
 
 	/**
-	 * Release holds, the last taken first, as {@link HoldRelease#release(List)} does.
-	 * @param holds the holds
-	 * @return completes once every release is confirmed, else exceptionally with a
-	 * {@link LockException}
-	 */
-	CompletableFuture<Void> release(List<Hold> holds) {
-		return this.releases.release(holds);
-	}
-
-	/**
 	 * End the waits under way, the application shutting down.
 	 */
 	private void shutDownPending() {

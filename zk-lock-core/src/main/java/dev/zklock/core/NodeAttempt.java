@@ -3,6 +3,7 @@ package dev.zklock.core;
 import org.jspecify.annotations.Nullable;
 
 import java.util.concurrent.CompletableFuture;
+import dev.zklock.core.Nodes.LockNode;
 
 /**
  * One attempt to hold one lock path with a node of our own, without blocking any
@@ -35,14 +36,13 @@ interface NodeAttempt {
 	CompletableFuture<Void> release();
 
 	/**
-	 * Release a held lock, telling whether it was held for sure until now; only a
-	 * {@link LocalAttempt} makes use of it, to pass the lock on.
+	 * Release a held lock, telling whether it was held for sure until now; a
+	 * {@link LocalAttempt} uses it to pass the lock on, a {@link QueueAttempt}
+	 * deletes its node either way.
 	 * @param sound whether the hold was neither in doubt nor lost
 	 * @return as {@link #release()}
 	 */
-	default CompletableFuture<Void> release(boolean sound) {
-		return release();
-	}
+	CompletableFuture<Void> release(boolean sound);
 
 	/**
 	 * Completes once the attempt leaves no node behind: its node is confirmed

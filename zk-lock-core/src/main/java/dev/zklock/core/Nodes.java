@@ -14,7 +14,8 @@ import org.apache.zookeeper.data.Stat;
 /**
  * The background ZooKeeper calls the attempts share: creating a lock node the way
  * Curator's recipes do, deleting it for sure, reading a result code, and telling
- * whether a node belongs to the client's current session.
+ * whether a node belongs to the client's current session; and the {@link LockNode}
+ * record a granted node is known by from then on.
  */
 final class Nodes {
 
@@ -138,6 +139,17 @@ final class Nodes {
 	 */
 	static Exception asException(Throwable ex) {
 		return (ex instanceof Exception exception) ? exception : new IllegalStateException(ex);
+	}
+
+	/**
+	 * The ZooKeeper node that stands for one holder of a lock.
+	 *
+	 * @param path the full path of the node
+	 * @param czxid its creation zxid: the holder's fencing token
+	 * @param session the id of the session that owns the ephemeral node
+	 */
+	record LockNode(String path, long czxid, long session) {
+
 	}
 
 }

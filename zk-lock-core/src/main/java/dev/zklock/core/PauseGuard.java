@@ -17,6 +17,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.zklock.LockState;
 import dev.zklock.core.LockRegistry.Hold;
+import dev.zklock.core.Nodes.LockNode;
 
 /**
  * Keeps a hold from trusting itself after this process went silent: with a

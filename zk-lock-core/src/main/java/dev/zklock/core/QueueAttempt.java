@@ -20,6 +20,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.zklock.LockException;
+import dev.zklock.core.Nodes.LockNode;
 
 /**
  * The queue protocol: one {@link NodeAttempt} in a queue of ephemeral sequential
@@ -736,6 +737,12 @@ final class QueueAttempt implements NodeAttempt {
 			logger.debug("Lock attempt at {} failed", this.path, ex);
 			release();
 		}
+	}
+
+	// a queue node is deleted whether or not the hold was sound: nothing is passed on
+	@Override
+	public CompletableFuture<Void> release(boolean sound) {
+		return release();
 	}
 
 	@Override

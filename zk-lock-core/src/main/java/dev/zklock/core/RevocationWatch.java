@@ -25,6 +25,7 @@ import org.slf4j.LoggerFactory;
 import dev.zklock.LockLossReason;
 import dev.zklock.LockState;
 import dev.zklock.core.LockRegistry.Hold;
+import dev.zklock.core.Nodes.LockNode;
 
 /**
  * Lets a holder learn at once, while connected, that its node was deleted by

@@ -14,6 +14,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.zklock.LockLossReason;
 import dev.zklock.annotation.LockMode;
+import dev.zklock.core.Nodes.LockNode;
 
 /**
  * What a {@link LocalCohort} learns of the other processes: one listing of the

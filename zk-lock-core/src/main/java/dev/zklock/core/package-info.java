@@ -22,14 +22,14 @@
  * {@code NodeAttempt} per node, decided by a {@code QueueRule} per mode, with the
  * background calls of {@code Nodes}.</li>
  * <li>{@link dev.zklock.core.LockNodeNames}: the one parser of node names.</li>
- * <li>{@link dev.zklock.core.LockRegistry} (with its {@code Entry} and
- * {@code Hold}): the per-key hold state: the registry of every hold and wait,
- * blocking and asynchronous, in a {@link dev.zklock.LockState}, its transitions,
- * and a held key as its holder sees it.</li>
+ * <li>{@link dev.zklock.core.LockRegistry} (with its {@code Entry}, {@code Hold}
+ * and {@code HoldCap}): the per-key hold state: the registry of every hold and
+ * wait, blocking and asynchronous, in a {@link dev.zklock.LockState}, its
+ * transitions, a held key as its holder sees it, and its maxHold cap.</li>
  * <li>{@code HoldRelease}: how a hold ends: released by its work (kept until its
  * minHold has passed), or taken away (shutdown, maxHold, revocation).</li>
- * <li>{@code HoldTimers} / {@code HoldCap} / {@code MinHold}: the maxHold cap
- * (re-armed when a holder extends it), the minHold, and the arming of the
+ * <li>{@code HoldTimers} / {@code MinHold}: the timers of a hold: its maxHold
+ * (re-armed when a holder extends it), its minHold, and the arming of the
  * revocation watch.</li>
  * <li>{@code EngineTimer}: the engine's one timer thread.</li>
  * <li>{@code ConnectionLossHandler} / {@code LossAnnouncer}: keep the registry in

@@ -176,7 +176,7 @@ class ExtendMaxHoldTests extends AbstractZooKeeperTests {
 	@Test
 	void noExtensionLeavesATimerBehind() throws Exception {
 		List<ScheduledFuture<?>> timers = new ArrayList<>();
-		HoldCap cap;
+		LockRegistry.HoldCap cap;
 		try (LockHandle handle = this.manager.acquire(request().maxHold(Duration.ofMinutes(5)).build())) {
 			cap = ((AbstractLockContext) handle).holds().get(0).entry().cap();
 			timers.add(cap.timer());

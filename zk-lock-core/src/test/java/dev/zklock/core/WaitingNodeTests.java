@@ -17,6 +17,7 @@ import dev.zklock.annotation.LockMode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import dev.zklock.core.Nodes.LockNode;
 
 /**
  * {@link NodeAttempt#waitingNode()}: the node a waiter stands for in its key's
