@@ -15,6 +15,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
 
 import org.apache.curator.CuratorZookeeperClient;
 import org.apache.curator.framework.CuratorFramework;
@@ -573,10 +574,10 @@ public final class CuratorLockManager implements LockManager, AutoCloseable {
 			return;
 		}
 		CompletableFuture<Void> released = this.releases.release(toRelease);
-		// a local pass or a confirmed delete is done here: the description and bound serve a wait or a failure only,
-		// and building them for every release cost each local pass about 1 KB of garbage (#40)
+		// a local pass or a confirmed delete is done here and needs no wait; the description names the holds only
+		// when the wait fails, so that a release that ZooKeeper confirms builds no string (#40)
 		if (!released.isDone() || released.isCompletedExceptionally()) {
-			awaitRelease(describeHolds(toRelease), released, releaseBound());
+			awaitRelease(() -> describeHolds(toRelease), released, releaseBound());
 		}
 	}
 
@@ -584,12 +585,13 @@ public final class CuratorLockManager implements LockManager, AutoCloseable {
 	 * Wait for a release to be confirmed, whatever interrupts come (the interrupt
 	 * flag is kept), but not past a bound: a release that ZooKeeper neither confirms
 	 * nor fails by then is left to finish in the background, as a failed one is.
-	 * @param lock the lock and its keys, quoted, as an error names them
+	 * @param lock the lock and its keys, quoted, as an error names them; asked only
+	 * when the release fails
 	 * @param released the release
 	 * @param bound the longest wait
 	 * @throws LockException when the release failed or was not confirmed in time
 	 */
-	static void awaitRelease(String lock, CompletableFuture<Void> released, Duration bound) {
+	static void awaitRelease(Supplier<String> lock, CompletableFuture<Void> released, Duration bound) {
 		// bounded by a timer, so the thread parks as before: WAITING, like any wait for ZooKeeper's answer
 		CompletableFuture<Void> bounded = released.copy().orTimeout(bound.toNanos(), TimeUnit.NANOSECONDS);
 		boolean interrupted = false;
@@ -619,8 +621,9 @@ public final class CuratorLockManager implements LockManager, AutoCloseable {
 		}
 	}
 
-	private static LockException releaseFailure(String lock, CompletableFuture<Void> released, Duration bound,
-			ExecutionException ex) {
+	private static LockException releaseFailure(Supplier<String> describe, CompletableFuture<Void> released,
+			Duration bound, ExecutionException ex) {
+		String lock = describe.get();
 		if (!released.isDone()) {
 			return new LockException("The release of lock " + lock + " was not confirmed by ZooKeeper within "
 					+ bound + "; the lock is no longer held by this process, and its nodes are deleted in the "

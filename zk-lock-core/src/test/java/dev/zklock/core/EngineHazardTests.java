@@ -268,7 +268,7 @@ class EngineHazardTests extends AbstractZooKeeperTests {
 		Thread releaser = new Thread(() -> {
 			waiting.countDown();
 			try {
-				CuratorLockManager.awaitRelease("'orders' key '42'", new CompletableFuture<>(), Duration.ofMillis(500));
+				CuratorLockManager.awaitRelease(() -> "'orders' key '42'", new CompletableFuture<>(), Duration.ofMillis(500));
 			}
 			catch (Throwable ex) {
 				failure.complete(ex);

@@ -234,8 +234,9 @@ final class HistoryChecker {
 				continue;
 			}
 			for (Write earlier : writes) {
+				// one token is one node: holders that share it are passes of one tenure, never stale to each other
 				if (earlier.accepted() && earlier.chain() != write.chain() && earlier.lockKey().equals(write.lockKey())
-						&& earlier.at() < write.at()
+						&& earlier.token() != write.token() && earlier.at() < write.at()
 						&& grantOf.getOrDefault(earlier.chain(), 0L) > grantOf.getOrDefault(write.chain(), 0L)) {
 					violations.add(new Violation("stale write", "step " + write.chain() + " wrote " + write.lockKey()
 							+ " with token " + write.token() + " after step " + earlier.chain()
