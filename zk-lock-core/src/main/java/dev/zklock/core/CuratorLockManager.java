@@ -13,6 +13,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
@@ -592,20 +593,21 @@ public final class CuratorLockManager implements LockManager, AutoCloseable {
 	 * @throws LockException when the release failed or was not confirmed in time
 	 */
 	static void awaitRelease(Supplier<String> lock, CompletableFuture<Void> released, Duration bound) {
-		// bounded by a timer, so the thread parks as before: WAITING, like any wait for ZooKeeper's answer
-		CompletableFuture<Void> bounded = released.copy().orTimeout(bound.toNanos(), TimeUnit.NANOSECONDS);
+		// a timed wait, not a timer on a copy of the future: such a timer costs every release that waits a task
+		// scheduled on, and cancelled from, the JDK's delay thread (#40)
+		long deadline = System.nanoTime() + bound.toNanos();
 		boolean interrupted = false;
 		try {
 			while (true) {
 				try {
-					bounded.get();
+					released.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
 					return;
 				}
 				catch (InterruptedException ex) {
 					// the release is under way in ZooKeeper: its answer is worth the rest of the wait
 					interrupted = true;
 				}
-				catch (ExecutionException ex) {
+				catch (TimeoutException | ExecutionException ex) {
 					if (released.isDone() && !released.isCompletedExceptionally()) {
 						// confirmed just as the bound passed
 						return;
@@ -622,12 +624,13 @@ public final class CuratorLockManager implements LockManager, AutoCloseable {
 	}
 
 	private static LockException releaseFailure(Supplier<String> describe, CompletableFuture<Void> released,
-			Duration bound, ExecutionException ex) {
+			Duration bound, Exception ex) {
 		String lock = describe.get();
 		if (!released.isDone()) {
 			return new LockException("The release of lock " + lock + " was not confirmed by ZooKeeper within "
 					+ bound + "; the lock is no longer held by this process, and its nodes are deleted in the "
-					+ "background or when the session ends. Check the ZooKeeper connection", ex.getCause());
+					+ "background or when the session ends. Check the ZooKeeper connection",
+					(ex instanceof ExecutionException) ? ex.getCause() : ex);
 		}
 		Throwable failure = released.handle((ignored, t) -> t).join();
 		Throwable cause = LockEngine.unwrap((failure != null) ? failure : ex);

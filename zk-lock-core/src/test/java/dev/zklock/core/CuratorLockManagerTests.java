@@ -153,9 +153,11 @@ class CuratorLockManagerTests extends AbstractZooKeeperTests {
 		}
 	}
 
-	// Blocked waiting for a ZooKeeper reply: in a synchronous call, or a release awaiting its delete
+	// Blocked waiting for a ZooKeeper reply: in a synchronous call, or a release awaiting its delete (a wait bounded
+	// by the session, so TIMED_WAITING)
 	private static boolean inZooKeeperRequest(Thread thread) {
-		return thread.getState() == Thread.State.WAITING && Arrays.stream(thread.getStackTrace())
+		Thread.State state = thread.getState();
+		return (state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING) && Arrays.stream(thread.getStackTrace())
 			.anyMatch((frame) -> frame.getMethodName().equals("submitRequest")
 					|| (frame.getClassName().equals(CuratorLockManager.class.getName())
 							&& frame.getMethodName().equals("release")));
