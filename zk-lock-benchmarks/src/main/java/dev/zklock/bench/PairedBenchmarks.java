@@ -35,10 +35,15 @@ import org.openjdk.jmh.infra.IterationParams;
  * at a time between two reads of the server's request count, published as
  * {@code <prefix><kind>.zk.ops}: ZooKeeper requests per cycle of that kind alone (the
  * server's count), and {@code <prefix><kind>.zk.<type>} by type ({@link OpCounts}).
+ * <p>
+ * Ten warm-up iterations of 3 s: with five, the JIT was still compiling the lock's
+ * path with C2 in the measured iterations (seen with {@code -XX:+PrintCompilation}),
+ * and the ratio of a fork fell from its first measured iteration to its last by up to
+ * 0.2.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 5, time = 3)
+@Warmup(iterations = 10, time = 3)
 @Measurement(iterations = 5, time = 2)
 @Fork(1)
 @Threads(1)
