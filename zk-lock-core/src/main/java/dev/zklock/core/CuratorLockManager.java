@@ -625,12 +625,12 @@ public final class CuratorLockManager implements LockManager, AutoCloseable {
 
 	private static LockException releaseFailure(Supplier<String> describe, CompletableFuture<Void> released,
 			Duration bound, Exception ex) {
+		// not done means the bound passed: ex is the TimeoutException
 		String lock = describe.get();
 		if (!released.isDone()) {
 			return new LockException("The release of lock " + lock + " was not confirmed by ZooKeeper within "
 					+ bound + "; the lock is no longer held by this process, and its nodes are deleted in the "
-					+ "background or when the session ends. Check the ZooKeeper connection",
-					(ex instanceof ExecutionException) ? ex.getCause() : ex);
+					+ "background or when the session ends. Check the ZooKeeper connection", ex);
 		}
 		Throwable failure = released.handle((ignored, t) -> t).join();
 		Throwable cause = LockEngine.unwrap((failure != null) ? failure : ex);

@@ -157,8 +157,8 @@ class CuratorLockManagerTests extends AbstractZooKeeperTests {
 	// by the session, so TIMED_WAITING)
 	private static boolean inZooKeeperRequest(Thread thread) {
 		Thread.State state = thread.getState();
-		return (state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING) && Arrays.stream(thread.getStackTrace())
-			.anyMatch((frame) -> frame.getMethodName().equals("submitRequest")
+		return (state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING)
+				&& Arrays.stream(thread.getStackTrace()).anyMatch((frame) -> frame.getMethodName().equals("submitRequest")
 					|| (frame.getClassName().equals(CuratorLockManager.class.getName())
 							&& frame.getMethodName().equals("release")));
 	}
