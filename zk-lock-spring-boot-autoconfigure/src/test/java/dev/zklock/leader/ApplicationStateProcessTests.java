@@ -2,6 +2,7 @@ package dev.zklock.leader;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
@@ -11,6 +12,7 @@ import java.util.function.Predicate;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -46,6 +48,9 @@ class ApplicationStateProcessTests {
 		startWorkers("a", "b", "c");
 		Event first = this.timeline.await(granted(), STARTUP_MILLIS);
 		String leader = first.worker();
+		// a worker reports ready once its join is sent, not once its node exists: under load a node came
+		// after the old leader's node of its join again, and so ahead of it in the queue
+		awaitQueue((owners) -> owners.size() == 3);
 		this.timeline.await(of("started", leader).and((event) -> event.token() == first.token()), 10_000);
 		workers.worker(leader).send("refuse");
 		Event refused = this.timeline.await(of("refuse", leader), 10_000);
@@ -113,23 +118,37 @@ class ApplicationStateProcessTests {
 				List.of("--yield-after=" + YIELD_AFTER.toSeconds() + "s"), STARTUP_MILLIS, ids);
 	}
 
-	// the owner data of the role's nodes, in queue order
-	private static void awaitQueue(Predicate<List<String>> condition) throws Exception {
+	// the owner data of the role's nodes, in queue order; a timeout says what the queue held and what the
+	// workers logged
+	private void awaitQueue(Predicate<List<String>> condition) throws Exception {
 		try (CuratorFramework client = CuratorFrameworkFactory.newClient(workers.connectString(),
 				new RetryOneTime(100))) {
 			client.start();
 			assertThat(client.blockUntilConnected(10, TimeUnit.SECONDS)).isTrue();
 			String queue = ApplicationStateWorker.BASE_PATH + "/" + CuratorLeaderElection.LOCK_NAME + "/"
 					+ ApplicationStateWorker.ROLE;
-			await().atMost(Duration.ofSeconds(30)).until(() -> {
-				List<String> owners = client.getChildren()
-					.forPath(queue)
-					.stream()
-					.sorted(Comparator.comparing((node) -> node.substring(node.length() - 10)))
-					.map((node) -> owner(client, queue + "/" + node))
-					.toList();
-				return condition.test(owners);
-			});
+			List<String> seen = new ArrayList<>();
+			try {
+				await().atMost(Duration.ofSeconds(30)).until(() -> {
+					List<String> owners = client.getChildren()
+						.forPath(queue)
+						.stream()
+						.sorted(Comparator.comparing((node) -> node.substring(node.length() - 10)))
+						.map((node) -> node + " " + owner(client, queue + "/" + node))
+						.toList();
+					seen.clear();
+					seen.addAll(owners);
+					return condition.test(owners);
+				});
+			}
+			catch (ConditionTimeoutException ex) {
+				StringBuilder diagnostics = new StringBuilder("queue " + queue + " held " + seen + "\nevents: "
+						+ this.timeline.events());
+				for (String id : workers.ids()) {
+					diagnostics.append("\n").append(workers.worker(id).diagnostics());
+				}
+				throw new AssertionError(diagnostics.toString(), ex);
+			}
 		}
 	}
 

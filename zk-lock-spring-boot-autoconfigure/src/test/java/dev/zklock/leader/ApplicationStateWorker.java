@@ -63,6 +63,9 @@ public final class ApplicationStateWorker {
 		properties.put("management.endpoint.health.group." + HEALTH_GROUP + ".include", "jobStore");
 		// joins, leaves and stand-asides, for the log tail a failing test shows
 		properties.put("logging.level.dev.zklock.leader", "DEBUG");
+		properties.put("logging.level.dev.zklock.leader.LeaderInterceptor", "INFO");
+		properties.put("logging.level.dev.zklock.core.RoleCandidacy", "DEBUG");
+		properties.put("logging.level.dev.zklock.core.RoleElection", "DEBUG");
 		ConfigurableApplicationContext context = WorkerApplications.builder(WorkerConfiguration.class, properties)
 			.run();
 		SwitchableHealth jobStore = context.getBean("jobStore", SwitchableHealth.class);

@@ -88,6 +88,10 @@ final class LeaderTimeline {
 		}
 	}
 
+	synchronized List<Event> events() {
+		return List.copyOf(this.events);
+	}
+
 	synchronized List<Event> events(String type) {
 		return this.events.stream().filter((event) -> event.type().equals(type)).toList();
 	}
