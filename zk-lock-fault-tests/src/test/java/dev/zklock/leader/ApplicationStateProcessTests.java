@@ -2,7 +2,6 @@ package dev.zklock.leader;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
@@ -127,25 +126,22 @@ class ApplicationStateProcessTests {
 			assertThat(client.blockUntilConnected(10, TimeUnit.SECONDS)).isTrue();
 			String queue = ApplicationStateWorker.BASE_PATH + "/" + CuratorLeaderElection.LOCK_NAME + "/"
 					+ ApplicationStateWorker.ROLE;
-			List<String> seen = new ArrayList<>();
 			try {
 				await().atMost(Duration.ofSeconds(30)).until(() -> {
 					List<String> owners = client.getChildren()
 						.forPath(queue)
 						.stream()
 						.sorted(Comparator.comparing((node) -> node.substring(node.length() - 10)))
-						.map((node) -> node + " " + owner(client, queue + "/" + node))
+						.map((node) -> owner(client, queue + "/" + node))
 						.toList();
-					seen.clear();
-					seen.addAll(owners);
 					return condition.test(owners);
 				});
 			}
 			catch (ConditionTimeoutException ex) {
-				StringBuilder diagnostics = new StringBuilder("queue " + queue + " held " + seen + "\nevents: "
+				StringBuilder diagnostics = new StringBuilder(RoleQueue.describe(client, queue) + "\nevents: "
 						+ this.timeline.events());
 				for (String id : workers.ids()) {
-					diagnostics.append("\n").append(workers.worker(id).diagnostics());
+					diagnostics.append("\n").append(RoleQueue.logLines(workers, id));
 				}
 				throw new AssertionError(diagnostics.toString(), ex);
 			}

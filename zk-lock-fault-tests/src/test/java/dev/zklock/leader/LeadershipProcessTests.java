@@ -1,8 +1,5 @@
 package dev.zklock.leader;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -12,7 +9,6 @@ import java.util.function.Predicate;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
-import org.apache.zookeeper.data.Stat;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -114,8 +110,8 @@ class LeadershipProcessTests {
 			}
 			catch (ConditionTimeoutException ex) {
 				// who owns the nodes, and what the two workers last logged, say whether a join hung or leaked
-				throw new AssertionError(describe(client, queue) + "\n" + logLines(paused) + "\n"
-						+ logLines(third.worker()), ex);
+				throw new AssertionError(RoleQueue.describe(client, queue) + "\n" + RoleQueue.logLines(workers, paused)
+						+ "\n" + RoleQueue.logLines(workers, third.worker()), ex);
 			}
 		}
 		System.err.printf("leadership: take-over %d ms after graceful shutdown, %d ms after SIGSTOP (%s)%n",
@@ -124,28 +120,6 @@ class LeadershipProcessTests {
 
 	private void startWorkers(String... ids) throws InterruptedException {
 		this.timeline.startWorkers(workers, LeaderWorker.class, List.of(), STARTUP_MILLIS, ids);
-	}
-
-	private static String describe(CuratorFramework client, String queue) throws Exception {
-		StringBuilder description = new StringBuilder("children of " + queue + ":");
-		for (String child : client.getChildren().forPath(queue)) {
-			Stat stat = new Stat();
-			byte[] data = client.getData().storingStatIn(stat).forPath(queue + "/" + child);
-			description.append("\n  ").append(child).append(", session 0x")
-				.append(Long.toHexString(stat.getEphemeralOwner())).append(": ")
-				.append((data != null) ? new String(data, StandardCharsets.UTF_8) : "");
-		}
-		return description.toString();
-	}
-
-	// the log of a worker without its event lines, which would crowd out the rest
-	private static String logLines(String worker) throws IOException {
-		List<String> lines = Files.readAllLines(workers.worker(worker).logFile(), StandardCharsets.UTF_8)
-			.stream()
-			.filter((line) -> !line.startsWith("@@ "))
-			.toList();
-		return "log of " + worker + " without its events:\n"
-				+ String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
 	}
 
 	// the worker of the newest grant
