@@ -18,6 +18,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContext;
 
+import dev.zklock.FencingToken;
 import dev.zklock.LeaderElection;
 import dev.zklock.LeadershipRevocationReason;
 import dev.zklock.LockContext;
@@ -231,7 +232,10 @@ class LeaderLossTests {
 				ManualPauseDetectors.tick(detector);
 				return election.isLeader(PollerJob.ROLE);
 			});
+			// the term is set before its LeadershipGrantedEvent is published, so isLeader() can be true first
+			await().atMost(WAIT).until(() -> events.granted.size() == 2);
 			assertThat(events.lastToken()).isGreaterThan(first);
+			assertThat(election.fencingToken(PollerJob.ROLE)).hasValue(new FencingToken(events.lastToken()));
 		});
 	}
 
