@@ -7,7 +7,6 @@ import java.util.concurrent.locks.LockSupport;
 
 import dev.zklock.testsupport.ServerMode;
 import dev.zklock.testsupport.ZooKeeperEnsemble;
-import dev.zklock.testsupport.ZooKeeperEnsemble.Member;
 
 /**
  * The times an ensemble had no serving leader, sampled with {@code srvr} from a
@@ -35,6 +34,9 @@ final class LeaderlessPeriods implements AutoCloseable {
 
 	private volatile boolean running = true;
 
+	// what stopped the sampler before close(); guarded by this
+	private RuntimeException failure;
+
 	private LeaderlessPeriods(ZooKeeperEnsemble ensemble) {
 		this.ensemble = ensemble;
 		this.sampler = new Thread(this::sample, "leaderless-periods");
@@ -60,6 +62,10 @@ final class LeaderlessPeriods implements AutoCloseable {
 	 * @return the periods, each {start, end}, in order
 	 */
 	synchronized List<long[]> within(long from, long to) {
+		if (this.failure != null) {
+			// without its samples the bound would be off either way: too loose or too tight
+			throw new IllegalStateException("The leaderless-periods sampler stopped early", this.failure);
+		}
 		List<long[]> all = new ArrayList<>(this.closed);
 		if (this.openSince >= 0) {
 			all.add(new long[] { this.openSince, System.nanoTime() });
@@ -68,19 +74,18 @@ final class LeaderlessPeriods implements AutoCloseable {
 	}
 
 	/**
-	 * How long the ensemble was without a leader inside a window.
-	 * @param from the window's start
-	 * @param to the window's end
-	 * @return the leaderless time, in milliseconds
+	 * Stop sampling, and wait for the last sample, so that none comes after.
 	 */
-	long millisWithin(long from, long to) {
-		return totalMillis(within(from, to));
-	}
-
 	@Override
 	public void close() {
 		this.running = false;
 		this.sampler.interrupt();
+		try {
+			this.sampler.join(TimeUnit.SECONDS.toMillis(5));
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	/**
@@ -116,18 +121,19 @@ final class LeaderlessPeriods implements AutoCloseable {
 	}
 
 	private void sample() {
-		while (this.running) {
-			long begin = System.nanoTime();
-			boolean led = false;
-			for (Member member : this.ensemble.members()) {
-				if (member.mode() == ServerMode.LEADER) {
-					led = true;
-					break;
-				}
+		try {
+			while (this.running) {
+				long begin = System.nanoTime();
+				boolean led = this.ensemble.modes().containsValue(ServerMode.LEADER);
+				// the answers' time: a sample begun just before a kill must not open a period ahead of it
+				record(System.nanoTime(), led);
+				LockSupport.parkNanos(begin + INTERVAL_NANOS - System.nanoTime());
 			}
-			// the answers' time: a sample begun just before a kill must not open a period ahead of it
-			record(System.nanoTime(), led);
-			LockSupport.parkNanos(begin + INTERVAL_NANOS - System.nanoTime());
+		}
+		catch (RuntimeException ex) {
+			synchronized (this) {
+				this.failure = ex;
+			}
 		}
 	}
 
