@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 import dev.zklock.testsupport.ServerMode;
 import dev.zklock.testsupport.ZooKeeperEnsemble;
@@ -22,7 +23,8 @@ final class LeaderlessPeriods implements AutoCloseable {
 
 	private static final long INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
-	private final ZooKeeperEnsemble ensemble;
+	// whether a member leads now; asked from the sampler's thread
+	private final BooleanSupplier led;
 
 	private final Thread sampler;
 
@@ -37,8 +39,8 @@ final class LeaderlessPeriods implements AutoCloseable {
 	// what stopped the sampler before close(); guarded by this
 	private RuntimeException failure;
 
-	private LeaderlessPeriods(ZooKeeperEnsemble ensemble) {
-		this.ensemble = ensemble;
+	private LeaderlessPeriods(BooleanSupplier led) {
+		this.led = led;
 		this.sampler = new Thread(this::sample, "leaderless-periods");
 		this.sampler.setDaemon(true);
 	}
@@ -49,7 +51,16 @@ final class LeaderlessPeriods implements AutoCloseable {
 	 * @return the periods, from now on
 	 */
 	static LeaderlessPeriods start(ZooKeeperEnsemble ensemble) {
-		LeaderlessPeriods periods = new LeaderlessPeriods(ensemble);
+		return start(() -> ensemble.modes().containsValue(ServerMode.LEADER));
+	}
+
+	/**
+	 * Start sampling a question of whether a member leads.
+	 * @param led asked every sampling interval, from the sampler's thread
+	 * @return the periods, from now on
+	 */
+	static LeaderlessPeriods start(BooleanSupplier led) {
+		LeaderlessPeriods periods = new LeaderlessPeriods(led);
 		periods.sampler.start();
 		return periods;
 	}
@@ -124,9 +135,9 @@ final class LeaderlessPeriods implements AutoCloseable {
 		try {
 			while (this.running) {
 				long begin = System.nanoTime();
-				boolean led = this.ensemble.modes().containsValue(ServerMode.LEADER);
+				boolean leads = this.led.getAsBoolean();
 				// the answers' time: a sample begun just before a kill must not open a period ahead of it
-				record(System.nanoTime(), led);
+				record(System.nanoTime(), leads);
 				LockSupport.parkNanos(begin + INTERVAL_NANOS - System.nanoTime());
 			}
 		}
