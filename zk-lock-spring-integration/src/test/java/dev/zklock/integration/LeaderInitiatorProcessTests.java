@@ -29,6 +29,9 @@ class LeaderInitiatorProcessTests {
 
 	private static final long SESSION_MILLIS = 4_000;
 
+	// the server (ZooKeeperProcess) expires sessions in buckets of its tick: up to a tick past the timeout
+	private static final long TICK_MILLIS = 2_000;
+
 	private static final List<String> JVM_OPTIONS = List.of("-Xmx128m", "-Xss512k", "-XX:+UseSerialGC",
 			"-XX:TieredStopAtLevel=1", "-XX:-UsePerfData");
 
@@ -76,7 +79,8 @@ class LeaderInitiatorProcessTests {
 				+ "after SIGSTOP; %d writes rejected%n", first.worker(), second.worker(), takeOverMillis,
 				second.worker(), third.worker(), TimeUnit.NANOSECONDS.toMillis(third.at() - pausedAt),
 				rejected().size());
-		assertThat(takeOverMillis).as("take-over after kill -9, ms").isLessThan(SESSION_MILLIS + 2_000);
+		// the session and the server's tick, then a second for the next candidate's grant
+		assertThat(takeOverMillis).as("take-over after kill -9, ms").isLessThan(SESSION_MILLIS + TICK_MILLIS + 1_000);
 		assertThat(third.worker()).isNotIn(first.worker(), second.worker());
 		assertThat(rejected()).as("the old leader's fenced write").contains(late);
 		assertThat(rejected()).as("the current leader's write").doesNotContain(current);
