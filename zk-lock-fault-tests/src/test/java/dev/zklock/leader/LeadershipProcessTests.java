@@ -15,6 +15,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.zklock.LeadershipRevocationReason;
 import dev.zklock.leader.LeaderTimeline.Event;
+import dev.zklock.testsupport.ZooKeeperProcess;
 import dev.zklock.testsupport.ZooKeeperWorkers;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -32,8 +33,8 @@ class LeadershipProcessTests {
 
 	private static final long SESSION_MILLIS = 4_000;
 
-	// the server (ZooKeeperProcess) expires sessions in buckets of its tick: up to a tick past the timeout
-	private static final long TICK_MILLIS = 2_000;
+	// the server expires sessions in buckets of its tick: up to a tick past the timeout
+	private static final long TICK_MILLIS = ZooKeeperProcess.DEFAULT_TICK_TIME.toMillis();
 
 	private static final long STARTUP_MILLIS = 90_000;
 

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.zklock.faults.WorkerEvent;
 import dev.zklock.faults.WorkerEvents;
+import dev.zklock.testsupport.ZooKeeperProcess;
 import dev.zklock.testsupport.ZooKeeperWorkers;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,8 +30,8 @@ class LeaderInitiatorProcessTests {
 
 	private static final long SESSION_MILLIS = 4_000;
 
-	// the server (ZooKeeperProcess) expires sessions in buckets of its tick: up to a tick past the timeout
-	private static final long TICK_MILLIS = 2_000;
+	// the server expires sessions in buckets of its tick: up to a tick past the timeout
+	private static final long TICK_MILLIS = ZooKeeperProcess.DEFAULT_TICK_TIME.toMillis();
 
 	private static final List<String> JVM_OPTIONS = List.of("-Xmx128m", "-Xss512k", "-XX:+UseSerialGC",
 			"-XX:TieredStopAtLevel=1", "-XX:-UsePerfData");

@@ -25,6 +25,13 @@ import java.util.Map;
  */
 public final class ZooKeeperProcess extends ZooKeeperServerJvm implements AutoCloseable {
 
+	/**
+	 * The tick time a server gets unless its builder sets another. ZooKeeper ends a
+	 * session on the first tick after its timeout, so a session lasts up to one tick
+	 * longer than its timeout: bounds on a hand-over after a kill add it.
+	 */
+	public static final Duration DEFAULT_TICK_TIME = Duration.ofMillis(2000);
+
 	private static final String MAIN_CLASS = "org.apache.zookeeper.server.ZooKeeperServerMain";
 
 	private final Path directory;
@@ -101,7 +108,7 @@ public final class ZooKeeperProcess extends ZooKeeperServerJvm implements AutoCl
 		private boolean forceSync = true;
 
 		private Builder() {
-			super(Duration.ofMillis(2000), Duration.ofSeconds(60));
+			super(DEFAULT_TICK_TIME, Duration.ofSeconds(60));
 		}
 
 		/**
